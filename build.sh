@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# build.sh — one entry point for a fresh Debian/Ubuntu machine.
+#
+#   ./build.sh play     install what is missing, build, play the shooter
+#                       (a window when a display exists, 600 headless frames
+#                       otherwise) and print its frame and GC-pause report
+#   ./build.sh test     install what is missing, build (debug and
+#                       AddressSanitizer+UBSan) and run the whole test suite
+#   ./build.sh deps     only install what is missing
+#   ./build.sh build [debug|release] [address|thread]
+#
+# Every step is idempotent: packages already installed are not touched and
+# make rebuilds only what changed.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+# Debian packages the build and the tests need, and why:
+#   premake4            generates the Makefiles (premake5 is used when present)
+#   make gcc pkg-config the toolchain
+#   libsdl2-dev         the host's window, input and software renderer
+#   liblua5.4-dev       the stock Lua 5.4 backend
+#   lua5.4              the reference interpreter: test oracle and test runner
+#   libluajit-5.1-dev   the LuaJIT backend
+#   libstb-dev          stb_ds (containers), stb_image_write (PNG), stb_easy_font (text)
+PACKAGES=(premake4 make gcc pkg-config libsdl2-dev liblua5.4-dev lua5.4
+          libluajit-5.1-dev libstb-dev)
+
+jobs=$(nproc 2>/dev/null || echo 2)
+
+deps() {
+    local missing=()
+    for p in "${PACKAGES[@]}"; do
+        if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+            missing+=("$p")
+        fi
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if ! command -v apt-get >/dev/null; then
+        echo "build.sh: missing packages: ${missing[*]} (install them; apt-get not found)" >&2
+        exit 1
+    fi
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    echo "build.sh: installing ${missing[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+}
+
+# generate VARIANT: writes build/VARIANT/Makefile (VARIANT: default, address, thread).
+generate() {
+    local variant=$1 args=()
+    [ "$variant" != default ] && args+=("--sanitize=$variant")
+    if command -v premake5 >/dev/null; then
+        premake5 --file=premake5.lua "${args[@]}" gmake >/dev/null
+    else
+        premake4 --file=premake5.lua "${args[@]}" gmake >/dev/null
+    fi
+}
+
+# build CONFIG VARIANT: CONFIG is debug or release.
+build() {
+    local config=${1:-debug} variant=${2:-default}
+    generate "$variant"
+    make -s -C "build/$variant" config="$config" -j"$jobs"
+}
+
+play() {
+    build release default
+    local args=(--report reports/shooter-lua54)
+    if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+        echo "build.sh: playing samples/shooter in a window (close it to get the report)"
+    else
+        echo "build.sh: no display; running samples/shooter headless for 600 frames"
+        args+=(--headless --frames 600)
+    fi
+    bin/Release/tidehost-lua54 "${args[@]}" samples/shooter
+    echo "build.sh: per-frame data in reports/shooter-lua54/frames.csv, summary in summary.json"
+}
+
+run_tests() {
+    build debug default
+    build debug address
+    lua5.4 tests/run.lua --bin bin/Debug --bin bin/address-Debug
+}
+
+case "${1:-}" in
+    deps) deps ;;
+    play) deps; play ;;
+    test) deps; run_tests ;;
+    build) deps; build "${2:-debug}" "${3:-default}" ;;
+    *) sed -n '2,12p' "$0" >&2; exit 2 ;;
+esac

@@ -1,0 +1,400 @@
+-- tests/run.lua — Tide's test runner. Run with stock Lua 5.4:
+--
+--   lua5.4 tests/run.lua [--bin DIR]... [--filter TEXT] [--verbose]
+--
+-- Each --bin names a build output folder (bin/Debug, bin/address-Debug, ...);
+-- every suite runs against every one. Suites:
+--   unit     the C unit-test binary (tide-unit-tests), one result per TEST
+--   scripts  tests/scripts/*.lua on every interpreter target, checked against
+--            their expectation comments, and on stock lua5.4 (the oracle)
+--            when they use no extension
+--   host     tests/host/*.lua games run by every host, checked against their
+--            expectation comments
+--   cli      the hosts' command line: usage errors, a missing game
+--   samples  every samples/*/main.lua for a few hundred headless frames on
+--            every host, with its report checked
+-- Prints one line a result and closes with "N passed, N failed"; exits
+-- non-zero when anything failed.
+--
+-- Expectation comments (scripts and host tests):
+--   -- expect: TEXT            the next stdout line is TEXT (anywhere on a line)
+--   -- expect error: TEXT      the run fails and stderr contains TEXT
+--   -- requires: engine        uses an extension: not run on the oracle
+--   -- lua: 5.4                needs Lua 5.4: not run on LuaJIT targets
+-- Host tests only:
+--   -- host-args: ARGS         extra host arguments (e.g. --frames 5)
+--   -- expect exit: N          exit status (default 0, or 1 with expect error)
+--   -- expect stdout: TEXT     stdout contains TEXT
+--   -- expect stderr: TEXT     stderr contains TEXT
+--   -- expect report rows: N   the report's frames.csv has N data rows
+--   -- backends: NAME ...      run only on these hosts (lua54, luajit, tide)
+
+local TIMEOUT_SECONDS = 300
+local SAMPLE_FRAMES = 300
+
+local options = { bins = {}, filter = nil, verbose = false }
+do
+    local i = 1
+    while i <= #arg do
+        local a = arg[i]
+        if a == "--bin" then
+            i = i + 1
+            options.bins[#options.bins + 1] = arg[i]
+        elseif a == "--filter" then
+            i = i + 1
+            options.filter = arg[i]
+        elseif a == "--verbose" then
+            options.verbose = true
+        else
+            io.stderr:write("usage: lua5.4 tests/run.lua [--bin DIR]... [--filter TEXT] [--verbose]\n")
+            os.exit(2)
+        end
+        i = i + 1
+    end
+    if #options.bins == 0 then options.bins = { "bin/Debug" } end
+end
+
+---------------------------------------------------------------------------
+-- Small helpers
+
+local function shell_quote(s)
+    return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
+end
+
+local function read_file(path)
+    local f = io.open(path, "rb")
+    if not f then return nil end
+    local s = f:read("a")
+    f:close()
+    return s
+end
+
+local function file_exists(path)
+    local f = io.open(path, "rb")
+    if f then f:close() return true end
+    return false
+end
+
+local function list(pattern)
+    local out = {}
+    local p = io.popen("ls -1 " .. pattern .. " 2>/dev/null")
+    for line in p:lines() do out[#out + 1] = line end
+    p:close()
+    table.sort(out)
+    return out
+end
+
+local scratch = os.getenv("TMPDIR") or "/tmp"
+scratch = scratch .. "/tide-tests-" .. tostring(os.time()) .. "-" .. tostring(math.random(1 << 30))
+assert(os.execute("mkdir -p " .. shell_quote(scratch)))
+
+-- Runs a shell command with a time limit; returns exit status, stdout, stderr.
+local run_counter = 0
+local function run(command)
+    run_counter = run_counter + 1
+    local out = scratch .. "/out" .. run_counter
+    local err = scratch .. "/err" .. run_counter
+    local full = string.format("timeout -k 5 %d %s >%s 2>%s </dev/null",
+        TIMEOUT_SECONDS, command, shell_quote(out), shell_quote(err))
+    local ok, how, code = os.execute(full)
+    local status = ok and 0 or code
+    if how == "signal" then status = 128 + code end
+    local stdout, stderr = read_file(out) or "", read_file(err) or ""
+    os.remove(out)
+    os.remove(err)
+    return status, stdout, stderr
+end
+
+local function lines_of(text)
+    local out = {}
+    if text == "" then return out end
+    if text:sub(-1) ~= "\n" then text = text .. "\n" end
+    for line in text:gmatch("(.-)\n") do out[#out + 1] = line end
+    return out
+end
+
+---------------------------------------------------------------------------
+-- Results
+
+local passed, failed = 0, 0
+local failures = {}
+
+local function report(name, problems)
+    if options.filter and not name:find(options.filter, 1, true) then return end
+    if #problems == 0 then
+        passed = passed + 1
+        print("PASS " .. name)
+    else
+        failed = failed + 1
+        print("FAIL " .. name)
+        for _, p in ipairs(problems) do print("     " .. p) end
+        failures[#failures + 1] = name
+    end
+end
+
+local function selected(name)
+    return not options.filter or name:find(options.filter, 1, true) ~= nil
+end
+
+local function excerpt(text)
+    text = text:gsub("%s+$", "")
+    if #text > 1500 then text = text:sub(1, 1500) .. "\n[...]" end
+    return (text:gsub("\n", "\n     | "))
+end
+
+---------------------------------------------------------------------------
+-- Expectation comments
+
+local function parse_expectations(path)
+    local source = assert(read_file(path), "cannot read " .. path)
+    local e = {
+        stdout_lines = {}, errors = {}, stdout_has = {}, stderr_has = {},
+        requires = {}, lua54_only = false, host_args = "", exit = nil,
+        report_rows = nil, backends = nil,
+    }
+    for line in source:gmatch("[^\n]*") do
+        local text = line:match("%-%- expect: (.*)$")
+        if text then e.stdout_lines[#e.stdout_lines + 1] = text end
+        text = line:match("%-%- expect error: (.*)$")
+        if text then e.errors[#e.errors + 1] = text end
+        text = line:match("^%-%- expect stdout: (.*)$")
+        if text then e.stdout_has[#e.stdout_has + 1] = text end
+        text = line:match("^%-%- expect stderr: (.*)$")
+        if text then e.stderr_has[#e.stderr_has + 1] = text end
+        text = line:match("^%-%- expect exit: (%d+)")
+        if text then e.exit = tonumber(text) end
+        text = line:match("^%-%- expect report rows: (%d+)")
+        if text then e.report_rows = tonumber(text) end
+        text = line:match("^%-%- requires: (.*)$")
+        if text then e.requires[#e.requires + 1] = text end
+        if line:match("^%-%- lua: 5%.4") then e.lua54_only = true end
+        text = line:match("^%-%- host%-args: (.*)$")
+        if text then e.host_args = e.host_args .. " " .. text end
+        text = line:match("^%-%- backends: (.*)$")
+        if text then
+            e.backends = {}
+            for b in text:gmatch("%S+") do e.backends[b] = true end
+        end
+    end
+    if e.exit == nil then e.exit = (#e.errors > 0) and 1 or 0 end
+    return e
+end
+
+-- Checks one run against the expectations; returns a list of problems.
+local function check_run(e, status, stdout, stderr)
+    local problems = {}
+    if #e.errors > 0 then
+        if status == 0 then problems[#problems + 1] = "expected an error, but the run succeeded" end
+        for _, want in ipairs(e.errors) do
+            if not stderr:find(want, 1, true) then
+                problems[#problems + 1] = "stderr lacks: " .. want
+            end
+        end
+    end
+    if status ~= e.exit then
+        problems[#problems + 1] = string.format("exit status %d, expected %d", status, e.exit)
+    end
+    local got = lines_of(stdout)
+    local n = math.max(#got, #e.stdout_lines)
+    for i = 1, n do
+        if got[i] ~= e.stdout_lines[i] then
+            problems[#problems + 1] = string.format("stdout line %d: got %q, expected %q",
+                i, tostring(got[i]), tostring(e.stdout_lines[i]))
+            break
+        end
+    end
+    for _, want in ipairs(e.stdout_has) do
+        if not stdout:find(want, 1, true) then problems[#problems + 1] = "stdout lacks: " .. want end
+    end
+    for _, want in ipairs(e.stderr_has) do
+        if not stderr:find(want, 1, true) then problems[#problems + 1] = "stderr lacks: " .. want end
+    end
+    if #problems > 0 and stderr ~= "" then
+        problems[#problems + 1] = "stderr was:\n     | " .. excerpt(stderr)
+    end
+    return problems
+end
+
+---------------------------------------------------------------------------
+-- Targets: the hosts each --bin folder holds
+
+local HOSTS = {
+    { name = "lua54", binary = "tidehost-lua54", lua54 = true },
+    { name = "luajit", binary = "tidehost-luajit", lua54 = false },
+    { name = "tide", binary = "tidehost-tide", lua54 = true },
+}
+
+local function hosts_in(bin)
+    local found = {}
+    for _, h in ipairs(HOSTS) do
+        local path = bin .. "/" .. h.binary
+        if file_exists(path) then
+            found[#found + 1] = { name = h.name, path = path, lua54 = h.lua54 }
+        end
+    end
+    return found
+end
+
+---------------------------------------------------------------------------
+-- Suites
+
+local function suite_unit(bin)
+    local binary = bin .. "/tide-unit-tests"
+    if not file_exists(binary) then
+        report("unit [" .. bin .. "]", { "missing " .. binary .. " (build it first)" })
+        return
+    end
+    local status, stdout, stderr = run(shell_quote(binary))
+    local seen = 0
+    local current, details = nil, {}
+    for line in stdout:gmatch("[^\n]*") do
+        local verdict, name = line:match("^(%u%u%u%u) (%S+)$")
+        if verdict == "PASS" or verdict == "FAIL" then
+            seen = seen + 1
+            report("unit " .. name .. " [" .. bin .. "]", verdict == "PASS" and {} or details)
+            details = {}
+        elseif line:match("^  ") then
+            details[#details + 1] = line:gsub("^%s+", "")
+        end
+    end
+    if seen == 0 or (status ~= 0 and not stdout:find("failed")) then
+        report("unit [" .. bin .. "]", { "the unit-test binary exited " .. status ..
+            " without results", "stderr:\n     | " .. excerpt(stderr) })
+    end
+end
+
+local oracle_checked = {}
+
+local function suite_scripts(bin)
+    for _, path in ipairs(list("tests/scripts/*.lua")) do
+        local e = parse_expectations(path)
+        local uses_extension = #e.requires > 0
+        if not uses_extension and not oracle_checked[path] and selected(path .. " [oracle lua5.4]") then
+            oracle_checked[path] = true
+            local status, stdout, stderr = run("lua5.4 " .. shell_quote(path))
+            report(path .. " [oracle lua5.4]", check_run(e, status, stdout, stderr))
+        end
+        for _, host in ipairs(hosts_in(bin)) do
+            local name = path .. " [" .. host.path .. "]"
+            if (host.lua54 or not e.lua54_only) and selected(name) then
+                local status, stdout, stderr = run(shell_quote(host.path) .. " --exec " .. shell_quote(path))
+                report(name, check_run(e, status, stdout, stderr))
+            end
+        end
+    end
+end
+
+local function count_csv_rows(path)
+    local text = read_file(path)
+    if not text then return nil end
+    local rows = #lines_of(text) - 1
+    return rows < 0 and 0 or rows
+end
+
+local function suite_host(bin)
+    for _, path in ipairs(list("tests/host/*.lua")) do
+        local e = parse_expectations(path)
+        for _, host in ipairs(hosts_in(bin)) do
+            local name = path .. " [" .. host.path .. "]"
+            local wanted = not e.backends or e.backends[host.name]
+            if wanted and (host.lua54 or not e.lua54_only) and selected(name) then
+                local report_dir = scratch .. "/report" .. run_counter
+                local command = string.format("%s --headless --report %s%s %s",
+                    shell_quote(host.path), shell_quote(report_dir), e.host_args, shell_quote(path))
+                local status, stdout, stderr = run(command)
+                local problems = check_run(e, status, stdout, stderr)
+                if e.report_rows then
+                    local rows = count_csv_rows(report_dir .. "/frames.csv")
+                    if rows ~= e.report_rows then
+                        problems[#problems + 1] = string.format("report has %s rows, expected %d",
+                            tostring(rows), e.report_rows)
+                    end
+                    if not file_exists(report_dir .. "/summary.json") then
+                        problems[#problems + 1] = "no summary.json in the report"
+                    end
+                end
+                report(name, problems)
+            end
+        end
+    end
+end
+
+local function suite_cli(bin)
+    for _, host in ipairs(hosts_in(bin)) do
+        local h = shell_quote(host.path)
+        local cases = {
+            { "unknown option", h .. " --no-such-option samples/shooter", 2, "usage" },
+            { "bad option value", h .. " --frames many samples/shooter", 2, "usage" },
+            { "no game", h, 2, "usage" },
+            { "missing game", h .. " --headless tests/no-such-game.lua", 1, "no-such-game.lua" },
+        }
+        for _, c in ipairs(cases) do
+            local name = "cli " .. c[1] .. " [" .. host.path .. "]"
+            if selected(name) then
+                local status, _, stderr = run(c[2])
+                local problems = {}
+                if status ~= c[3] then
+                    problems[#problems + 1] = string.format("exit status %d, expected %d", status, c[3])
+                end
+                if not stderr:lower():find(c[4], 1, true) then
+                    problems[#problems + 1] = "stderr lacks '" .. c[4] .. "':\n     | " .. excerpt(stderr)
+                end
+                report(name, problems)
+            end
+        end
+    end
+end
+
+local function suite_samples(bin)
+    for _, main in ipairs(list("samples/*/main.lua")) do
+        local folder = main:match("^(.*)/main%.lua$")
+        for _, host in ipairs(hosts_in(bin)) do
+            local name = folder .. " headless " .. SAMPLE_FRAMES .. " frames [" .. host.path .. "]"
+            if selected(name) then
+                local report_dir = scratch .. "/sample" .. run_counter
+                local status, stdout, stderr = run(string.format(
+                    "%s --headless --frames %d --seed 3 --report %s %s",
+                    shell_quote(host.path), SAMPLE_FRAMES, shell_quote(report_dir), shell_quote(folder)))
+                local problems = {}
+                if status ~= 0 then
+                    problems[#problems + 1] = "exit status " .. status .. "\n     | " .. excerpt(stderr)
+                end
+                local rows = count_csv_rows(report_dir .. "/frames.csv")
+                if rows ~= SAMPLE_FRAMES then
+                    problems[#problems + 1] = "frames.csv has " .. tostring(rows) .. " rows"
+                end
+                local summary = read_file(report_dir .. "/summary.json") or ""
+                if not summary:find('"frames"%s*:%s*' .. SAMPLE_FRAMES) then
+                    problems[#problems + 1] = "summary.json does not record " .. SAMPLE_FRAMES .. " frames"
+                end
+                if not stdout:find("p99", 1, true) then
+                    problems[#problems + 1] = "no frame-time summary on stdout"
+                end
+                report(name, problems)
+            end
+        end
+    end
+end
+
+---------------------------------------------------------------------------
+
+for _, bin in ipairs(options.bins) do
+    if #hosts_in(bin) == 0 then
+        report("build [" .. bin .. "]", { "no host binary in " .. bin .. " (build it first)" })
+    end
+    suite_unit(bin)
+    suite_scripts(bin)
+    suite_host(bin)
+    suite_cli(bin)
+    suite_samples(bin)
+end
+
+os.execute("rm -rf " .. shell_quote(scratch))
+
+if #failures > 0 then
+    print("")
+    print("failed:")
+    for _, name in ipairs(failures) do print("  " .. name) end
+end
+print(string.format("%d passed, %d failed", passed, failed))
+os.exit(failed == 0 and passed > 0)
