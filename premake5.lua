@@ -138,3 +138,11 @@ project "tide-unit-tests"
     defines { "TIDE_HOST_BACKEND_LUA54" }
     buildoptions { cflags("lua54"), cflags("stb") }
     linkoptions { libs("lua54"), libs("stb"), "-lm" }
+
+-- Tide's standard libraries (runtime/lib) on stock Lua 5.4's core: proves
+-- them against the reference core; see tests/libcheck/main.c.
+project "tide-libcheck"
+    kind "ConsoleApp"
+    files { "runtime/lib/*.c", "runtime/lib/*.h", "tests/libcheck/main.c" }
+    buildoptions { cflags("lua54") }
+    linkoptions { "-Wl,-E", libs("lua54"), "-ldl", "-lm" }

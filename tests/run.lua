@@ -235,6 +235,22 @@ local function hosts_in(bin)
     return found
 end
 
+-- Interpreters that run plain scripts: the hosts (with `engine`) through
+-- --exec, and tide-libcheck (Tide's libraries on stock Lua's core).
+local function interpreters_in(bin)
+    local found = {}
+    for _, h in ipairs(hosts_in(bin)) do
+        found[#found + 1] = { path = h.path, command = shell_quote(h.path) .. " --exec",
+                              lua54 = h.lua54, engine = true }
+    end
+    local libcheck = bin .. "/tide-libcheck"
+    if file_exists(libcheck) then
+        found[#found + 1] = { path = libcheck, command = shell_quote(libcheck),
+                              lua54 = true, engine = false }
+    end
+    return found
+end
+
 ---------------------------------------------------------------------------
 -- Suites
 
@@ -274,10 +290,11 @@ local function suite_scripts(bin)
             local status, stdout, stderr = run("lua5.4 " .. shell_quote(path))
             report(path .. " [oracle lua5.4]", check_run(e, status, stdout, stderr))
         end
-        for _, host in ipairs(hosts_in(bin)) do
-            local name = path .. " [" .. host.path .. "]"
-            if (host.lua54 or not e.lua54_only) and selected(name) then
-                local status, stdout, stderr = run(shell_quote(host.path) .. " --exec " .. shell_quote(path))
+        for _, target in ipairs(interpreters_in(bin)) do
+            local name = path .. " [" .. target.path .. "]"
+            local runs_here = (target.lua54 or not e.lua54_only) and (target.engine or not uses_extension)
+            if runs_here and selected(name) then
+                local status, stdout, stderr = run(target.command .. " " .. shell_quote(path))
                 report(name, check_run(e, status, stdout, stderr))
             end
         end
