@@ -16,13 +16,13 @@ cd "$(dirname "$0")"
 
 # Debian packages the build and the tests need, and why:
 #   premake4            generates the Makefiles (premake5 is used when present)
-#   make gcc pkg-config the toolchain
+#   make gcc clang pkg-config   the toolchain (clang: the headers are checked with both compilers)
 #   libsdl2-dev         the host's window, input and software renderer
 #   liblua5.4-dev       the stock Lua 5.4 backend
 #   lua5.4              the reference interpreter: test oracle and test runner
 #   libluajit-5.1-dev   the LuaJIT backend
 #   libstb-dev          stb_ds (containers), stb_image_write (PNG), stb_easy_font (text)
-PACKAGES=(premake4 make gcc pkg-config libsdl2-dev liblua5.4-dev lua5.4
+PACKAGES=(premake4 make gcc clang pkg-config libsdl2-dev liblua5.4-dev lua5.4
           libluajit-5.1-dev libstb-dev)
 
 jobs=$(nproc 2>/dev/null || echo 2)

@@ -146,3 +146,21 @@ project "tide-libcheck"
     files { "runtime/lib/*.c", "runtime/lib/*.h", "tests/libcheck/main.c" }
     buildoptions { cflags("lua54") }
     linkoptions { "-Wl,-E", libs("lua54"), "-ldl", "-lm" }
+
+-- A C module the script tests load (tests/scripts/package_cmodule.lua,
+-- debug_cmodule.lua): tide_testmod.so beside the interpreters. It links no
+-- Lua library; the interpreter that loads it provides the API.
+project "tide_testmod"
+    kind "SharedLib"
+    targetprefix ""
+    files { "tests/scripts/cmodules/tide_testmod.c" }
+    buildoptions { cflags("lua54") }
+
+-- The C API test pairs (tests/api/NAME.c + NAME.lua), built against stock
+-- Lua 5.4, which proves their expectations; libtide must meet the same.
+project "tide-api-tests"
+    kind "ConsoleApp"
+    files { "tests/api/*.c" }
+    excludes { "tests/api/headers_compile.c" }
+    buildoptions { cflags("lua54") }
+    linkoptions { libs("lua54"), "-lm" }

@@ -10,6 +10,9 @@
 --            when they use no extension
 --   host     tests/host/*.lua games run by every host, checked against their
 --            expectation comments
+--   api      the C API test pairs tests/api/NAME.c + NAME.lua
+--   headers  Tide's public headers: they compile with every name used, and
+--            declare everything stock liblua5.4 exports (once, not per --bin)
 --   cli      the hosts' command line: usage errors, a missing game
 --   samples  every samples/*/main.lua for a few hundred headless frames on
 --            every host, with its report checked
@@ -17,7 +20,8 @@
 -- non-zero when anything failed.
 --
 -- Expectation comments (scripts and host tests):
---   -- expect: TEXT            the next stdout line is TEXT (anywhere on a line)
+--   -- expect: TEXT            the next stdout line is TEXT (anywhere on a line;
+--                              scripts only: stdout is exactly these lines)
 --   -- expect error: TEXT      the run fails and stderr contains TEXT
 --   -- requires: engine        uses an extension: not run on the oracle
 --   -- lua: 5.4                needs Lua 5.4: not run on LuaJIT targets
@@ -181,7 +185,9 @@ local function parse_expectations(path)
 end
 
 -- Checks one run against the expectations; returns a list of problems.
-local function check_run(e, status, stdout, stderr)
+-- [exact_stdout]: stdout must be exactly the `-- expect:` lines (scripts);
+-- host runs print a summary, so they are checked by substrings only.
+local function check_run(e, status, stdout, stderr, exact_stdout)
     local problems = {}
     if #e.errors > 0 then
         if status == 0 then problems[#problems + 1] = "expected an error, but the run succeeded" end
@@ -194,8 +200,8 @@ local function check_run(e, status, stdout, stderr)
     if status ~= e.exit then
         problems[#problems + 1] = string.format("exit status %d, expected %d", status, e.exit)
     end
-    local got = lines_of(stdout)
-    local n = math.max(#got, #e.stdout_lines)
+    local got = exact_stdout and lines_of(stdout) or {}
+    local n = exact_stdout and math.max(#got, #e.stdout_lines) or 0
     for i = 1, n do
         if got[i] ~= e.stdout_lines[i] then
             problems[#problems + 1] = string.format("stdout line %d: got %q, expected %q",
@@ -288,15 +294,51 @@ local function suite_scripts(bin)
         if not uses_extension and not oracle_checked[path] and selected(path .. " [oracle lua5.4]") then
             oracle_checked[path] = true
             local status, stdout, stderr = run("lua5.4 " .. shell_quote(path))
-            report(path .. " [oracle lua5.4]", check_run(e, status, stdout, stderr))
+            report(path .. " [oracle lua5.4]", check_run(e, status, stdout, stderr, true))
         end
         for _, target in ipairs(interpreters_in(bin)) do
             local name = path .. " [" .. target.path .. "]"
             local runs_here = (target.lua54 or not e.lua54_only) and (target.engine or not uses_extension)
             if runs_here and selected(name) then
                 local status, stdout, stderr = run(target.command .. " " .. shell_quote(path))
-                report(name, check_run(e, status, stdout, stderr))
+                report(name, check_run(e, status, stdout, stderr, true))
             end
+        end
+    end
+end
+
+-- API test pairs: NAME.lua run by the driver that has every NAME.c module.
+local API_DRIVERS = { "tide-api-tests", "tide-api-tests-tide" }
+
+local function suite_api(bin)
+    for _, driver in ipairs(API_DRIVERS) do
+        local path = bin .. "/" .. driver
+        if file_exists(path) then
+            for _, script in ipairs(list("tests/api/*.lua")) do
+                local name = script .. " [" .. path .. "]"
+                if selected(name) then
+                    local e = parse_expectations(script)
+                    local status, stdout, stderr = run(shell_quote(path) .. " " .. shell_quote(script))
+                    report(name, check_run(e, status, stdout, stderr, true))
+                end
+            end
+        end
+    end
+end
+
+local function suite_headers()
+    local checks = {
+        { "headers compile (gcc)", "gcc -std=c11 -Wall -Wextra -pedantic -Werror -fsyntax-only " ..
+            "-Iruntime/include tests/api/headers_compile.c" },
+        { "headers compile (clang)", "clang -std=c11 -Wall -Wextra -pedantic -Werror -fsyntax-only " ..
+            "-Iruntime/include tests/api/headers_compile.c" },
+        { "headers declare every stock export", "bash tests/api/check_exports.sh" },
+    }
+    for _, c in ipairs(checks) do
+        if selected(c[1]) then
+            local status, stdout, stderr = run(c[2])
+            report(c[1], status == 0 and {} or
+                { "exit status " .. status, "output:\n     | " .. excerpt(stdout .. stderr) })
         end
     end
 end
@@ -319,7 +361,7 @@ local function suite_host(bin)
                 local command = string.format("%s --headless --report %s%s %s",
                     shell_quote(host.path), shell_quote(report_dir), e.host_args, shell_quote(path))
                 local status, stdout, stderr = run(command)
-                local problems = check_run(e, status, stdout, stderr)
+                local problems = check_run(e, status, stdout, stderr, false)
                 if e.report_rows then
                     local rows = count_csv_rows(report_dir .. "/frames.csv")
                     if rows ~= e.report_rows then
@@ -395,12 +437,14 @@ end
 
 ---------------------------------------------------------------------------
 
+suite_headers()
 for _, bin in ipairs(options.bins) do
     if #hosts_in(bin) == 0 then
         report("build [" .. bin .. "]", { "no host binary in " .. bin .. " (build it first)" })
     end
     suite_unit(bin)
     suite_scripts(bin)
+    suite_api(bin)
     suite_host(bin)
     suite_cli(bin)
     suite_samples(bin)
