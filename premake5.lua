@@ -123,7 +123,8 @@ local function host(name, backend_define, lua_lib)
         includedirs { "engine_bindings", "host" }
         defines { backend_define }
         buildoptions { cflags(lua_lib), cflags("sdl2"), cflags("stb") }
-        linkoptions { libs(lua_lib), libs("sdl2"), libs("stb"), "-lm" }
+        buildoptions { "-pthread" }
+        linkoptions { libs(lua_lib), libs("sdl2"), libs("stb"), "-lm", "-pthread" }
 end
 
 host("tidehost-lua54", "TIDE_HOST_BACKEND_LUA54", "lua54")

@@ -1,6 +1,6 @@
 /*
  * tide-libcheck — runs a Lua script on stock Lua 5.4's core with Tide's own
- * standard libraries (runtime/lib/*.c) linked in ahead of stock's.
+ * standard libraries (the files of runtime/lib) linked in ahead of stock's.
  *
  * The libraries use only the public API (lua.h, lauxlib.h), so they can be
  * proven against the reference core before libtide's core exists, and keep

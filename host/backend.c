@@ -1,0 +1,197 @@
+/*
+ * backend.c — creating the Lua state on the backend this host was built for,
+ * its counting allocator, and the collector modes (see backend.h).
+ *
+ * This is the only file that looks at TIDE_HOST_BACKEND_*. Each backend is
+ * one branch of the `traits` block below; everything else is written
+ * against the calls that the Lua 5.4 and 5.1 (LuaJIT) APIs share, with
+ * engine_compat.h covering the collector calls whose signatures differ.
+ */
+#include "backend.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lauxlib.h"
+#include "lualib.h"
+
+#include "engine_compat.h"
+
+/* What differs between backends, beyond the API itself. */
+typedef struct backend_Traits {
+    const char *name;
+    int has_generational;       /* a generational collector mode exists */
+    int times_own_collector;    /* pauses inside allocation can be reported */
+} backend_Traits;
+
+#if defined(TIDE_HOST_BACKEND_LUA54)
+static const backend_Traits traits = { "lua5.4", 1, 0 };
+#elif defined(TIDE_HOST_BACKEND_LUAJIT)
+static const backend_Traits traits = { "luajit", 0, 0 };
+#else
+#error "build with one of TIDE_HOST_BACKEND_LUA54, TIDE_HOST_BACKEND_LUAJIT"
+#endif
+
+const char *backend_name(void)
+{
+    return traits.name;
+}
+
+int backend_supports_gc_mode(options_GcMode mode, char *err, size_t err_size)
+{
+    if (mode == OPTIONS_GC_GENERATIONAL && !traits.has_generational) {
+        snprintf(err, err_size, "--gc generational: the %s backend has no generational "
+                 "collector (use default, incremental or idle-stepped)", traits.name);
+        return 0;
+    }
+    return 1;
+}
+
+/* ---------------------------------------------------------------- allocator */
+
+/* The lua_Alloc of every state: counts, and fails growth past the limit.
+ * A NULL [ptr] means a new block, whatever [osize] says (5.4 puts the
+ * object's type there). Shrinking never fails, as Lua requires. */
+static void *counting_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    backend_Memory *m = ud;
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        free(ptr);
+        m->in_use -= old;
+        return NULL;
+    }
+    if (nsize > old && m->limit != 0 && m->in_use - old + nsize > m->limit) return NULL;
+    void *block = realloc(ptr, nsize);
+    if (block == NULL) {
+        if (nsize <= old) return ptr; /* a failed shrink: keep the larger block */
+        return NULL;
+    }
+    m->in_use = m->in_use - old + nsize;
+    if (nsize > old) m->total_allocated += nsize - old;
+    if (m->in_use > m->peak) m->peak = m->in_use;
+    return block;
+}
+
+/* An error outside any protected call has nowhere to go: say what it was.
+ * Lua aborts the process when this returns. */
+static int report_panic(lua_State *L)
+{
+    const char *message = lua_tostring(L, -1);
+    fprintf(stderr, "%s: unprotected Lua error: %s\n", traits.name,
+            message ? message : "(not a string)");
+    return 0;
+}
+
+/* ---------------------------------------------------------------- gc modes */
+
+/* Runs protected: argument 1 is a light pointer to the idle_Step. */
+typedef struct idle_Step {
+    backend_State *backend;
+    double budget_ms;
+    double spent_ms;
+} idle_Step;
+
+/* Small steps, each timed, until the budget is gone or a cycle completes
+ * (then the heap holds nothing more to collect until the next frame). A
+ * step cannot be cut short, so none starts when the longest one seen so
+ * far would not fit in what is left: the budget is overrun by at most the
+ * amount one step exceeds the longest before it. */
+static int step_until_budget(lua_State *L)
+{
+    idle_Step *step = lua_touserdata(L, 1);
+    uint64_t (*clock_ns)(void) = step->backend->clock_ns;
+    double longest_ms = 0;
+    while (step->spent_ms + longest_ms < step->budget_ms) {
+        uint64_t start = clock_ns();
+        int finished_cycle = engine_gc_step(L, 0);
+        double step_ms = (double)(clock_ns() - start) / 1e6;
+        step->spent_ms += step_ms;
+        if (step_ms > longest_ms) longest_ms = step_ms;
+        if (finished_cycle) break;
+    }
+    /* A step restarts LuaJIT's collector (it resets the threshold). */
+    engine_gc_stop(L);
+    return 0;
+}
+
+static void apply_gc_mode(backend_State *b)
+{
+    switch (b->gc_mode) {
+    case OPTIONS_GC_DEFAULT:
+        break;
+    case OPTIONS_GC_INCREMENTAL:
+        engine_gc_set_generational(b->L, 0);
+        break;
+    case OPTIONS_GC_GENERATIONAL:
+        engine_gc_set_generational(b->L, 1);
+        break;
+    case OPTIONS_GC_IDLE_STEPPED:
+        engine_gc_set_generational(b->L, 0);
+        engine_gc_stop(b->L);
+        break;
+    }
+}
+
+/* Opens the libraries and keeps the idle stepper in the registry, so that
+ * calling it later allocates nothing (LuaJIT allocates a closure for every
+ * lua_pushcfunction). Runs protected: a tight memory limit fails here. */
+static int prepare_state(lua_State *L)
+{
+    luaL_openlibs(L);
+    lua_pushcfunction(L, step_until_budget);
+    lua_pushinteger(L, luaL_ref(L, LUA_REGISTRYINDEX));
+    return 1;
+}
+
+int backend_open(backend_State *b, options_GcMode mode, double memory_limit_mb,
+                 uint64_t (*clock_ns)(void), char *err, size_t err_size)
+{
+    memset(b, 0, sizeof *b);
+    b->gc_mode = mode;
+    b->clock_ns = clock_ns;
+    b->idle_step_ref = LUA_NOREF;
+    if (memory_limit_mb > 0) b->memory.limit = (size_t)(memory_limit_mb * 1024 * 1024);
+    b->L = lua_newstate(counting_alloc, &b->memory);
+    if (b->L == NULL) {
+        snprintf(err, err_size, "cannot create a %s state (memory limit %.3g MB too small?)",
+                 traits.name, memory_limit_mb);
+        return 0;
+    }
+    lua_atpanic(b->L, report_panic);
+    lua_pushcfunction(b->L, prepare_state);
+    if (lua_pcall(b->L, 0, 1, 0) != LUA_OK) {
+        snprintf(err, err_size, "cannot open the standard libraries: %s",
+                 lua_tostring(b->L, -1));
+        backend_close(b);
+        return 0;
+    }
+    b->idle_step_ref = (int)lua_tointeger(b->L, -1);
+    lua_pop(b->L, 1);
+    apply_gc_mode(b);
+    return 1;
+}
+
+void backend_close(backend_State *b)
+{
+    if (b->L != NULL) lua_close(b->L);
+    b->L = NULL;
+}
+
+int backend_gc_reported(const backend_State *b)
+{
+    return traits.times_own_collector || b->gc_mode == OPTIONS_GC_IDLE_STEPPED;
+}
+
+int backend_idle_gc(backend_State *b, double budget_ms, double *gc_ms)
+{
+    *gc_ms = 0;
+    if (b->gc_mode != OPTIONS_GC_IDLE_STEPPED || budget_ms <= 0) return 1;
+    idle_Step step = { b, budget_ms, 0 };
+    lua_rawgeti(b->L, LUA_REGISTRYINDEX, b->idle_step_ref);
+    lua_pushlightuserdata(b->L, &step);
+    int status = lua_pcall(b->L, 1, 0, 0);
+    *gc_ms = step.spent_ms;
+    return status == LUA_OK;
+}
