@@ -61,7 +61,8 @@ generate() {
 build() {
     local config=${1:-debug} variant=${2:-default}
     generate "$variant"
-    make -s -C "build/$variant" config="$config" -j"$jobs"
+    # Progress lines go to /dev/null; warnings and errors (stderr) still show.
+    make -s -C "build/$variant" config="$config" -j"$jobs" >/dev/null
 }
 
 play() {

@@ -162,6 +162,5 @@ project "tide_testmod"
 project "tide-api-tests"
     kind "ConsoleApp"
     files { "tests/api/*.c" }
-    excludes { "tests/api/headers_compile.c" }
     buildoptions { cflags("lua54") }
     linkoptions { libs("lua54"), "-lm" }

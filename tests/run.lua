@@ -329,10 +329,10 @@ end
 local function suite_headers()
     local checks = {
         { "headers compile (gcc)", "gcc -std=c11 -Wall -Wextra -pedantic -Werror -fsyntax-only " ..
-            "-Iruntime/include tests/api/headers_compile.c" },
+            "-Iruntime/include tests/headers/headers_compile.c" },
         { "headers compile (clang)", "clang -std=c11 -Wall -Wextra -pedantic -Werror -fsyntax-only " ..
-            "-Iruntime/include tests/api/headers_compile.c" },
-        { "headers declare every stock export", "bash tests/api/check_exports.sh" },
+            "-Iruntime/include tests/headers/headers_compile.c" },
+        { "headers declare every stock export", "bash tests/headers/check_exports.sh" },
     }
     for _, c in ipairs(checks) do
         if selected(c[1]) then

@@ -5,8 +5,8 @@
  * function, type, macro and constant they declare, so that a compiler in
  * its strictest mode checks them all:
  *
- *     gcc   -std=c11 -Wall -Wextra -pedantic -fsyntax-only -Iruntime/include tests/api/headers_compile.c
- *     clang -std=c11 -Wall -Wextra -pedantic -fsyntax-only -Iruntime/include tests/api/headers_compile.c
+ *     gcc   -std=c11 -Wall -Wextra -pedantic -fsyntax-only -Iruntime/include tests/headers/headers_compile.c
+ *     clang -std=c11 -Wall -Wextra -pedantic -fsyntax-only -Iruntime/include tests/headers/headers_compile.c
  *     (and the same with -DLUA_COMPAT_5_3 for the compatibility macros
  *     and with -DLUA_LIB for the libraries' short names)
  *
@@ -14,7 +14,7 @@
  * the reference manual's prototype, independently of the header, so a
  * header prototype that strays from the manual fails to compile. Every
  * macro is expanded in a function that is compiled but never called. The
- * file is never linked (it needs no library); tests/api/check_exports.sh
+ * file is never linked (it needs no library); tests/headers/check_exports.sh
  * checks that it mentions every name the headers define.
  */
 #include <stdio.h>

@@ -2,7 +2,7 @@
 # check_exports.sh — are Tide's public headers (runtime/include) complete
 # and faithful, measured against Debian's stock Lua 5.4?
 #
-#   tests/api/check_exports.sh [path/to/liblua5.4.so]
+#   tests/headers/check_exports.sh [path/to/liblua5.4.so]
 #
 # 1. exports    every lua_*, luaL_*, luaopen_* symbol the stock shared
 #               library exports is declared in runtime/include/*.h, as a
@@ -12,7 +12,7 @@
 # 3. types      the API's typedefs name the same C types in both;
 # 4. constants  the API's integer constants have the same values in both
 #               (except the release number, which is Tide's own);
-# 5. coverage   tests/api/headers_compile.c mentions every function and
+# 5. coverage   tests/headers/headers_compile.c mentions every function and
 #               macro Tide's headers define, so its compile-only check
 #               covers all of them.
 # Prints what it checked and names everything missing or different; exits
@@ -145,7 +145,7 @@ fi
 echo "  $(wc -l < "$work/constants-tide.txt") constants compared"
 
 # --------------------------------------------------------------- 5. coverage
-echo "5. tests/api/headers_compile.c covers every name in $TIDE_INC"
+echo "5. tests/headers/headers_compile.c covers every name in $TIDE_INC"
 {
     # functions: "(name)(" declarations and tide_* prototypes
     grep -ohE '\((lua|luaL|luaopen)_[A-Za-z0-9_]+\)\(' "$TIDE_INC"/*.h | tr -d '()'
@@ -156,8 +156,8 @@ echo "5. tests/api/headers_compile.c covers every name in $TIDE_INC"
 } | sort -u > "$work/names"
 covered=0
 while read -r name; do
-    if grep -qw "$name" tests/api/headers_compile.c; then covered=$((covered + 1))
-    else fail "$name is not used by tests/api/headers_compile.c"; fi
+    if grep -qw "$name" tests/headers/headers_compile.c; then covered=$((covered + 1))
+    else fail "$name is not used by tests/headers/headers_compile.c"; fi
 done < "$work/names"
 echo "  $covered of $(wc -l < "$work/names") names covered"
 
