@@ -22,8 +22,9 @@ cd "$(dirname "$0")"
 #   lua5.4              the reference interpreter: test oracle and test runner
 #   libluajit-5.1-dev   the LuaJIT backend
 #   libstb-dev          stb_ds (containers), stb_image_write (PNG), stb_easy_font (text)
+#   xvfb                a virtual display for the window-mode tests
 PACKAGES=(premake4 make gcc clang pkg-config libsdl2-dev liblua5.4-dev lua5.4
-          libluajit-5.1-dev libstb-dev)
+          libluajit-5.1-dev libstb-dev xvfb)
 
 jobs=$(nproc 2>/dev/null || echo 2)
 

@@ -14,6 +14,7 @@
 --   headers  Tide's public headers: they compile with every name used, and
 --            declare everything stock liblua5.4 exports (once, not per --bin)
 --   cli      the hosts' command line: usage errors, a missing game
+--   window   each host in a real window on Xvfb for 30 frames
 --   samples  every samples/*/main.lua for a few hundred headless frames on
 --            every host, with its report checked
 -- Prints one line a result and closes with "N passed, N failed"; exits
@@ -404,6 +405,32 @@ local function suite_cli(bin)
     end
 end
 
+-- A real window on a virtual X server: the SDL path that headless runs skip.
+-- LeakSanitizer is off here: the X11 and Mesa libraries leak at exit.
+local function suite_window(bin)
+    local have_xvfb = os.execute("command -v xvfb-run >/dev/null 2>&1")
+    for _, host in ipairs(hosts_in(bin)) do
+        local name = "window 30 frames under Xvfb [" .. host.path .. "]"
+        if selected(name) then
+            if not have_xvfb then
+                report(name, { "xvfb-run is missing (Debian package xvfb; ./build.sh deps installs it)" })
+            else
+                local report_dir = scratch .. "/window" .. run_counter
+                local status, _, stderr = run(string.format(
+                    "env ASAN_OPTIONS=detect_leaks=0 xvfb-run -a %s --window --frames 30 --report %s samples/shooter",
+                    shell_quote(host.path), shell_quote(report_dir)))
+                local problems = {}
+                if status ~= 0 then
+                    problems[#problems + 1] = "exit status " .. status .. "\n     | " .. excerpt(stderr)
+                end
+                local rows = count_csv_rows(report_dir .. "/frames.csv")
+                if rows ~= 30 then problems[#problems + 1] = "frames.csv has " .. tostring(rows) .. " rows" end
+                report(name, problems)
+            end
+        end
+    end
+end
+
 local function suite_samples(bin)
     for _, main in ipairs(list("samples/*/main.lua")) do
         local folder = main:match("^(.*)/main%.lua$")
@@ -447,6 +474,7 @@ for _, bin in ipairs(options.bins) do
     suite_api(bin)
     suite_host(bin)
     suite_cli(bin)
+    suite_window(bin)
     suite_samples(bin)
 end
 
