@@ -356,7 +356,9 @@ LUALIB_API void (luaL_requiref)(lua_State *L, const char *modname,
  *
  * The fields are public only for the macros below. [b] points either into
  * [init] or into memory that never moves while the buffer is in use (in
- * Tide, the block of a full userdata the buffer keeps on the stack), so
+ * Tide, a block from the state's allocator owned by a small userdata the
+ * buffer keeps on the stack, whose __gc frees it if an error abandons the
+ * buffer), so
  * the address luaL_prepbuffsize returns stays valid until the next buffer
  * operation.
  */

@@ -26,7 +26,8 @@
 #define API_MODULES(X) \
     X(userdata_vec)    \
     X(text_buffer)     \
-    X(coro_k)
+    X(coro_k)          \
+    X(auxlib)
 
 #define DECLARE_OPENER(name) int luaopen_##name(lua_State *L);
 API_MODULES(DECLARE_OPENER)
