@@ -6,6 +6,9 @@
 #                       otherwise) and print its frame and GC-pause report
 #   ./build.sh test     install what is missing, build (debug and
 #                       AddressSanitizer+UBSan) and run the whole test suite
+#   ./build.sh compare [ARGS]  every sample on every backend and GC setting,
+#                       interleaved; writes reports/compare/comparison.md and
+#                       report.html (tools/README.md; ~10 minutes)
 #   ./build.sh deps     only install what is missing
 #   ./build.sh build [debug|release] [address|thread]
 #
@@ -89,6 +92,7 @@ case "${1:-}" in
     deps) deps ;;
     play) deps; play ;;
     test) deps; run_tests ;;
+    compare) deps; build release default; shift; lua5.4 tools/compare.lua "$@" ;;
     build) deps; build "${2:-debug}" "${3:-default}" ;;
-    *) sed -n '2,12p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,15p' "$0" >&2; exit 2 ;;
 esac
