@@ -641,6 +641,9 @@ D.samples.forEach(function(S){
   });
   out.appendChild(grid);
 });
+// Read by tools/check_report.sh through headless Chromium: proof the
+// charts were drawn, not just that the page loaded.
+document.body.setAttribute("data-charts-drawn", String(document.querySelectorAll("canvas").length));
 })();
 </script></body></html>
 ]==]
