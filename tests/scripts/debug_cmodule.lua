@@ -2,29 +2,10 @@
 -- The debug library on things only C code makes: user values of full
 -- userdata (debug.getuservalue/setuservalue with every index) and a hook
 -- set from C (debug.gethook's "external hook"). Uses tide_testmod.so, found
--- as tests/scripts/package_cmodule.lua explains.
+-- by cmodules/find_testmod.lua.
 
-local function readable(path)
-    local f = io.open(path)
-    if f then f:close() end
-    return f ~= nil
-end
-local function module_dir()
-    local candidates = { os.getenv("TIDE_TEST_CMODULE_DIR") }
-    local interpreter = arg[-1]
-    if interpreter and interpreter:find("/") then
-        candidates[#candidates + 1] = interpreter:match("^(.*)/[^/]*$")
-    end
-    local root = arg[0]:match("^(.-)/?tests/scripts/[^/]*$")
-    if root == nil or root == "" then root = "." end
-    candidates[#candidates + 1] = root .. "/bin/Debug"
-    candidates[#candidates + 1] = root .. "/bin/Release"
-    for _, dir in ipairs(candidates) do
-        if readable(dir .. "/tide_testmod.so") then return dir end
-    end
-    error("tide_testmod.so not found: build the tide_testmod project", 0)
-end
-package.cpath = module_dir() .. "/?.so"
+local moddir = dofile((arg[0]:match("^(.*)/[^/]*$") or ".") .. "/cmodules/find_testmod.lua")
+package.cpath = moddir .. "/?.so"
 local mod = require("tide_testmod")
 
 -- user values: numbered from 1, nil until set
