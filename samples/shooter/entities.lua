@@ -102,6 +102,21 @@ function entities.powerup(world, kind, x, y)
     })
 end
 
+-- One frame's pass over [list]: calls update(world, item, dt) on every entry
+-- present when the pass starts, keeps those for which it returns true, and
+-- compacts the array in place (entries appended during the pass are kept).
+function entities.update_all(list, update, world, dt)
+    local seen, kept = #list, 0
+    for i = 1, seen do
+        local item = list[i]
+        if update(world, item, dt) then
+            kept = kept + 1
+            list[kept] = item
+        end
+    end
+    entities.compact(list, seen, kept)
+end
+
 -- Closes an in-place compaction of [list]: entries 1..[kept] survived a pass
 -- over the first [seen] entries, and anything appended during the pass
 -- (past [seen]) slides down behind them. Keeps the array order, so a run

@@ -18,7 +18,7 @@ local waves = require("waves")
 local world_mod = {}
 
 local max, min, sqrt = math.max, math.min, math.sqrt
-local compact = entities.compact
+local update_all = entities.update_all
 
 function world_mod.new(width, height)
     local world = {
@@ -82,41 +82,31 @@ local function update_enemy(world, e, dt)
     return e.t < 60
 end
 
+local function enemy_survives(world, e, dt)
+    if not e.dead and update_enemy(world, e, dt) then return true end
+    if world.boss == e then world.boss = nil end   -- it flew off
+    return false
+end
+
 local function update_enemies(world, dt)
-    local list = world.enemies
-    local seen, kept = #list, 0
-    for i = 1, seen do
-        local e = list[i]
-        if not e.dead and update_enemy(world, e, dt) then
-            kept = kept + 1
-            list[kept] = e
-        elseif world.boss == e then
-            world.boss = nil   -- it flew off
-        end
-    end
-    compact(list, seen, kept)
+    update_all(world.enemies, enemy_survives, world, dt)
 end
 
 ----------------------------------------------------------------- bullets --
 
 -- Note the two fresh vectors per bullet per frame (see vec.lua).
-local function update_player_bullets(world, dt)
-    local list = world.pbullets
-    local seen, kept = #list, 0
-    for i = 1, seen do
-        local b = list[i]
-        b.pos = vec.add(b.pos, vec.scale(b.vel, dt))
-        b.trail = b.trail - dt
-        if b.trail <= 0 then
-            fx.trail(world, b.pos.x, b.pos.y + 10, palette.shot)
-            b.trail = 0.03
-        end
-        if not b.dead and b.pos.y > -30 and b.pos.x > -30 and b.pos.x < world.width + 30 then
-            kept = kept + 1
-            list[kept] = b
-        end
+local function update_player_bullet(world, b, dt)
+    b.pos = vec.add(b.pos, vec.scale(b.vel, dt))
+    b.trail = b.trail - dt
+    if b.trail <= 0 then
+        fx.trail(world, b.pos.x, b.pos.y + 10, palette.shot)
+        b.trail = 0.03
     end
-    compact(list, seen, kept)
+    return not b.dead and b.pos.y > -30 and b.pos.x > -30 and b.pos.x < world.width + 30
+end
+
+local function update_player_bullets(world, dt)
+    update_all(world.pbullets, update_player_bullet, world, dt)
 end
 
 local function update_enemy_bullet(world, b, dt)
@@ -133,38 +123,25 @@ local function update_enemy_bullet(world, b, dt)
 end
 
 local function update_enemy_bullets(world, dt)
-    local list = world.ebullets
-    local seen, kept = #list, 0
-    for i = 1, seen do
-        local b = list[i]
-        if update_enemy_bullet(world, b, dt) then
-            kept = kept + 1
-            list[kept] = b
-        end
-    end
-    compact(list, seen, kept)
+    update_all(world.ebullets, update_enemy_bullet, world, dt)
 end
 
 --------------------------------------------------------------- particles --
 
+local function update_particle(_, p, dt)
+    p.life = p.life - dt
+    if p.life <= 0 then return false end
+    local drag = 1 - p.drag * dt
+    p.vx = p.vx * drag
+    p.vy = p.vy * drag + p.gravity * dt
+    p.x = p.x + p.vx * dt
+    p.y = p.y + p.vy * dt
+    p.size = p.size + p.grow * dt
+    return true
+end
+
 local function update_particles(world, dt)
-    local list = world.particles
-    local seen, kept = #list, 0
-    for i = 1, seen do
-        local p = list[i]
-        p.life = p.life - dt
-        if p.life > 0 then
-            local drag = 1 - p.drag * dt
-            p.vx = p.vx * drag
-            p.vy = p.vy * drag + p.gravity * dt
-            p.x = p.x + p.vx * dt
-            p.y = p.y + p.vy * dt
-            p.size = p.size + p.grow * dt
-            kept = kept + 1
-            list[kept] = p
-        end
-    end
-    compact(list, seen, kept)
+    update_all(world.particles, update_particle, world, dt)
 end
 
 ---------------------------------------------------------------- power-ups --
@@ -188,16 +165,7 @@ local function update_powerup(world, u, dt)
 end
 
 local function update_powerups(world, dt)
-    local list = world.powerups
-    local seen, kept = #list, 0
-    for i = 1, seen do
-        local u = list[i]
-        if update_powerup(world, u, dt) then
-            kept = kept + 1
-            list[kept] = u
-        end
-    end
-    compact(list, seen, kept)
+    update_all(world.powerups, update_powerup, world, dt)
 end
 
 ------------------------------------------------------------------- world --
