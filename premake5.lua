@@ -164,3 +164,35 @@ project "tide-api-tests"
     files { "tests/api/*.c" }
     buildoptions { cflags("lua54") }
     linkoptions { libs("lua54"), "-lm" }
+
+-- libtide: the runtime (runtime/vm, runtime/gc, runtime/lib) as a static
+-- library, which the tide interpreter, tidehost-tide and the tests link, and
+-- as a shared library, libtide.so, which exports only the API (lua_*,
+-- luaL_*, luaopen_*, tide_*: every internal symbol is TIDE_INTERNAL,
+-- hidden). See runtime/README.md.
+local runtime_files = { "runtime/vm/*.c", "runtime/vm/*.h", "runtime/gc/*.c", "runtime/gc/*.h",
+                        "runtime/lib/*.c", "runtime/lib/*.h", "runtime/include/*.h" }
+
+project "libtide"
+    kind "StaticLib"
+    targetname "tide"
+    files (runtime_files)
+    includedirs { "runtime/include", "runtime/vm" }
+    buildoptions { "-pthread" }
+
+project "libtide-shared"
+    kind "SharedLib"
+    targetname "tide"
+    files (runtime_files)
+    includedirs { "runtime/include", "runtime/vm" }
+    buildoptions { "-fvisibility=hidden", "-pthread" }
+    linkoptions { "-lm", "-ldl", "-pthread" }
+
+-- The stand-alone interpreter, like lua5.4. -Wl,-E exports the API from the
+-- executable so that C modules loaded through package.cpath find it.
+project "tide"
+    kind "ConsoleApp"
+    files { "runtime/cli/*.c" }
+    includedirs { "runtime/include" }
+    links { "libtide" }
+    linkoptions { "-Wl,-E", "-lm", "-ldl", "-pthread" }

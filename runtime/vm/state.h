@@ -1,0 +1,167 @@
+/*
+ * state.h — threads (lua_State), call frames (CallInfo) and the state they
+ * share (GlobalState).
+ *
+ * A lua_State is a thread: a Lua stack of StackValues, a doubly linked list
+ * of CallInfo frames, and the list of its open upvalues. Threads never move
+ * (the VM keeps raw pointers into their stacks); the stack itself is a plain
+ * allocation owned by the thread and may be reallocated when it grows, which
+ * is why code that can grow the stack keeps offsets (stack_save) rather than
+ * StkIds across the call.
+ */
+#ifndef TIDE_VM_STATE_H
+#define TIDE_VM_STATE_H
+
+#include <setjmp.h>
+#include "object.h"
+
+/* Slots every C function gets beyond its arguments (the manual's
+ * LUA_MINSTACK), and the extra slots kept above stack_last for the VM's
+ * convenience (metamethod calls push up to 3 values without checking). */
+#define EXTRA_STACK 5
+#define BASIC_STACK_SIZE (2 * LUA_MINSTACK)
+
+/* Limit of nested C calls and of nested non-yieldable calls, counted in
+ * lua_State.nCcalls; past it, "C stack overflow" (error while handling
+ * errors allows some headroom, see calls.c). */
+#define TIDE_MAXCCALLS 200
+
+/* CallInfo.callstatus bits. */
+#define CIST_C (1 << 0)        /* a C function */
+#define CIST_FRESH (1 << 1)    /* a Lua function entered from C: vm_execute returns at its return */
+#define CIST_HOOKED (1 << 2)   /* running a debug hook */
+#define CIST_YPCALL (1 << 3)   /* a yieldable protected call (lua_pcallk) */
+#define CIST_TAIL (1 << 4)     /* reached by a tail call */
+#define CIST_HOOKYIELD (1 << 5) /* the last hook called yielded */
+#define CIST_FIN (1 << 6)      /* running a finalizer */
+#define CIST_TRAN (1 << 7)     /* ftransfer/ntransfer are valid (call/return hooks) */
+#define CIST_CLSRET (1 << 8)   /* closing to-be-closed variables during a return */
+
+/* A function activation. Called struct tide_CallInfo because lua.h's
+ * lua_Debug names it (i_ci) without knowing its contents. */
+typedef struct tide_CallInfo {
+    StkId func;                      /* the function's stack slot; arguments follow */
+    StkId top;                       /* top of this function's stack space */
+    struct tide_CallInfo *previous, *next;
+    union {
+        struct {                     /* Lua functions */
+            const Instruction *savedpc;
+            volatile int trap;       /* nonzero: the VM must re-check hooks / rebase */
+            int nextraargs;          /* vararg functions: extra arguments given */
+        } l;
+        struct {                     /* C functions */
+            lua_KFunction k;         /* continuation after a yield, or NULL */
+            ptrdiff_t old_errfunc;
+            lua_KContext ctx;
+        } c;
+    } u;
+    union {
+        int funcidx;                 /* C functions in a protected call: the function's slot */
+        int nyield;                  /* values yielded */
+        int nres;                    /* values returned (while closing) */
+        struct {                     /* call/return hooks: the values transferred */
+            unsigned short ftransfer;
+            unsigned short ntransfer;
+        } transferinfo;
+    } u2;
+    short nresults;                  /* results wanted, LUA_MULTRET for all */
+    unsigned short callstatus;
+} CallInfo;
+
+#define isLua(ci) (!((ci)->callstatus & CIST_C))
+#define ci_func(ci) (clLvalue(s2v((ci)->func)))
+
+/* A protected call's recovery point (calls.c). */
+struct tide_longjmp;
+
+/* The short-string intern table. strings.c owns insertion and resizing; the
+ * collector removes dead strings and rehashes moved ones. */
+typedef struct StringTable {
+    TString **hash;
+    int nuse;  /* strings in the table */
+    int size;  /* buckets, a power of two */
+} StringTable;
+
+/* Metamethod names, in the order metamethods.h's TM enum lists them. */
+#define TM_COUNT 25
+
+/* The collector's state: opaque outside gc/. */
+struct GCState;
+
+typedef struct GlobalState {
+    lua_Alloc frealloc;
+    void *ud;
+    /* Bytes the collector may still allocate before it must do work; the
+     * VM's check (gc_check in gc/gc.h) tests only its sign. */
+    intptr_t gc_debt;
+    struct GCState *gc;
+    StringTable strt;
+    TValue l_registry;
+    unsigned int seed;          /* string hash seed (fixed: runs are reproducible) */
+    uint32_t next_identity;     /* identity hashes handed out so far */
+    struct lua_State *mainthread;
+    TString *memerrmsg;         /* "not enough memory", preallocated and fixed */
+    TString *tmname[TM_COUNT];  /* metamethod names */
+    struct Table *mt[LUA_NUMTYPES]; /* metatables of the non-table, non-userdata types */
+    lua_CFunction panic;
+    lua_WarnFunction warnf;
+    void *ud_warn;
+    int warn_state;             /* for the default warning function: 0 off, 1 on, 2 mid-message */
+} GlobalState;
+
+/* A thread. */
+struct lua_State {
+    GCObject hdr;
+    uint8_t status;             /* LUA_OK, LUA_YIELD or an error status (dead coroutine) */
+    uint8_t allowhook;
+    unsigned short nci;         /* CallInfos in the list */
+    StkId top;                  /* first free slot */
+    GlobalState *l_G;
+    CallInfo *ci;               /* the running function */
+    StkId stack_last;           /* end of usable stack (EXTRA_STACK slots follow) */
+    StkId stack;
+    UpVal *openupval;           /* open upvalues, highest slot first */
+    StkId tbclist;              /* the topmost to-be-closed variable, or stack - ... see calls.c */
+    struct lua_State *gclist;   /* the collector's link */
+    struct tide_longjmp *errorJmp;
+    CallInfo base_ci;           /* the first frame (the thread's C entry) */
+    volatile lua_Hook hook;
+    ptrdiff_t errfunc;          /* offset of the current message handler, 0 if none */
+    uint32_t nCcalls;           /* low 16 bits: nested C calls; high 16: non-yieldable calls */
+    int oldpc;                  /* last pc traced (line hooks) */
+    int basehookcount;
+    int hookcount;
+    volatile int hookmask;
+    char extraspace[LUA_EXTRASPACE]; /* lua_getextraspace */
+};
+
+#define G(L) ((L)->l_G)
+
+/* nCcalls bookkeeping: C calls in the low 16 bits, non-yieldable in the high. */
+#define yieldable(L) ((((L)->nCcalls) & 0xffff0000) == 0)
+#define getCcalls(L) ((L)->nCcalls & 0xffff)
+#define incnny(L) ((L)->nCcalls += 0x10000)
+#define decnny(L) ((L)->nCcalls -= 0x10000)
+
+/* Stack offsets survive a stack reallocation; StkIds do not. */
+#define stack_save(L, p) ((char *)(p) - (char *)(L)->stack)
+#define stack_restore(L, n) ((StkId)((char *)(L)->stack + (n)))
+#define stacksize(th) ((int)((th)->stack_last - (th)->stack))
+
+/* Make room for [n] more slots above top, growing the stack if needed (may
+ * raise "stack overflow" or a memory error). Invalidates StkIds. */
+#define stack_check(L, n) \
+    do { if ((L)->stack_last - (L)->top <= (n)) call_growstack((L), (n), 1); } while (0)
+
+/* The registry's fixed entries (lua.h) */
+#define registry_table(L) hvalue(&G(L)->l_registry)
+
+/* state.c: threads */
+TIDE_INTERNAL lua_State *state_newthread(lua_State *L);   /* pushes nothing; see lua_newthread */
+TIDE_INTERNAL void state_freethread(lua_State *L, lua_State *L1); /* collector: free a dead thread */
+TIDE_INTERNAL size_t state_threadsize(lua_State *L1);     /* bytes owned (for accounting) */
+TIDE_INTERNAL CallInfo *state_extendci(lua_State *L);     /* a new CallInfo after L->ci */
+TIDE_INTERNAL void state_shrinkci(lua_State *L);          /* free unused CallInfos */
+TIDE_INTERNAL int state_resetthread(lua_State *L, int status);
+
+#endif
