@@ -122,13 +122,18 @@ local function host(name, backend_define, lua_lib)
         files { "host/*.c", "host/*.h", "engine_bindings/*.c", "engine_bindings/*.h" }
         includedirs { "engine_bindings", "host" }
         defines { backend_define }
-        buildoptions { cflags(lua_lib), cflags("sdl2"), cflags("stb") }
-        buildoptions { "-pthread" }
-        linkoptions { libs(lua_lib), libs("sdl2"), libs("stb"), "-lm", "-pthread" }
+        buildoptions { cflags("sdl2"), cflags("stb"), "-pthread" }
+        linkoptions { libs("sdl2"), libs("stb"), "-lm", "-pthread" }
+        if lua_lib == "tide" then
+            includedirs { "runtime/include" }
+            links { "libtide" }
+            linkoptions { "-ldl", "-Wl,-E" }
+        else
+            buildoptions { cflags(lua_lib) }
+            linkoptions { libs(lua_lib) }
+        end
 end
 
-host("tidehost-lua54", "TIDE_HOST_BACKEND_LUA54", "lua54")
-host("tidehost-luajit", "TIDE_HOST_BACKEND_LUAJIT", "luajit")
 
 -- C unit tests of the host's and the bindings' parts, built on stock Lua 5.4.
 project "tide-unit-tests"
@@ -166,16 +171,16 @@ project "tide-api-tests"
     linkoptions { libs("lua54"), "-lm" }
 
 -- libtide: the runtime (runtime/vm, runtime/gc, runtime/lib) as a static
--- library, which the tide interpreter, tidehost-tide and the tests link, and
--- as a shared library, libtide.so, which exports only the API (lua_*,
--- luaL_*, luaopen_*, tide_*: every internal symbol is TIDE_INTERNAL,
--- hidden). See runtime/README.md.
+-- library (libtide-static.a), which the tide interpreter, tidehost-tide and
+-- the tests link, and as a shared library, libtide.so, for embedders, which
+-- exports only the API (lua_*, luaL_*, luaopen_*, tide_*: every internal
+-- symbol is TIDE_INTERNAL, hidden). See runtime/README.md.
 local runtime_files = { "runtime/vm/*.c", "runtime/vm/*.h", "runtime/gc/*.c", "runtime/gc/*.h",
                         "runtime/lib/*.c", "runtime/lib/*.h", "runtime/include/*.h" }
 
 project "libtide"
     kind "StaticLib"
-    targetname "tide"
+    targetname "tide-static" -- libtide-static.a: not found by -ltide, which means the .so
     files (runtime_files)
     includedirs { "runtime/include", "runtime/vm" }
     buildoptions { "-pthread" }
@@ -196,3 +201,16 @@ project "tide"
     includedirs { "runtime/include" }
     links { "libtide" }
     linkoptions { "-Wl,-E", "-lm", "-ldl", "-pthread" }
+
+-- The three hosts, from the same sources.
+host("tidehost-lua54", "TIDE_HOST_BACKEND_LUA54", "lua54")
+host("tidehost-luajit", "TIDE_HOST_BACKEND_LUAJIT", "luajit")
+host("tidehost-tide", "TIDE_HOST_BACKEND_TIDE", "tide")
+
+-- The C API test pairs again, built against libtide's headers and library.
+project "tide-api-tests-tide"
+    kind "ConsoleApp"
+    files { "tests/api/*.c" }
+    includedirs { "runtime/include" }
+    links { "libtide" }
+    linkoptions { "-lm", "-ldl", "-pthread" }

@@ -29,8 +29,11 @@ typedef struct backend_Traits {
 static const backend_Traits traits = { "lua5.4", 1, 0 };
 #elif defined(TIDE_HOST_BACKEND_LUAJIT)
 static const backend_Traits traits = { "luajit", 0, 0 };
+#elif defined(TIDE_HOST_BACKEND_TIDE)
+/* Frame-exact pause reporting comes with tide_frame_begin/end (issue 5). */
+static const backend_Traits traits = { "tide", 1, 0 };
 #else
-#error "build with one of TIDE_HOST_BACKEND_LUA54, TIDE_HOST_BACKEND_LUAJIT"
+#error "build with one of TIDE_HOST_BACKEND_LUA54, TIDE_HOST_BACKEND_LUAJIT, TIDE_HOST_BACKEND_TIDE"
 #endif
 
 const char *backend_name(void)

@@ -13,6 +13,7 @@
 --   api      the C API test pairs tests/api/NAME.c + NAME.lua
 --   headers  Tide's public headers: they compile with every name used, and
 --            declare everything stock liblua5.4 exports (once, not per --bin)
+--   exports  libtide.so exports the whole API and nothing else
 --   cli      the hosts' command line: usage errors, a missing game
 --   window   each host in a real window on Xvfb for 30 frames
 --   samples  every samples/*/main.lua for a few hundred headless frames on
@@ -243,12 +244,17 @@ local function hosts_in(bin)
 end
 
 -- Interpreters that run plain scripts: the hosts (with `engine`) through
--- --exec, and tide-libcheck (Tide's libraries on stock Lua's core).
+-- --exec, the `tide` interpreter, and tide-libcheck (Tide's libraries on
+-- stock Lua's core).
 local function interpreters_in(bin)
     local found = {}
     for _, h in ipairs(hosts_in(bin)) do
         found[#found + 1] = { path = h.path, command = shell_quote(h.path) .. " --exec",
                               lua54 = h.lua54, engine = true }
+    end
+    local tide = bin .. "/tide"
+    if file_exists(tide) then
+        found[#found + 1] = { path = tide, command = shell_quote(tide), lua54 = true, engine = false }
     end
     local libcheck = bin .. "/tide-libcheck"
     if file_exists(libcheck) then
@@ -341,6 +347,17 @@ local function suite_headers()
             report(c[1], status == 0 and {} or
                 { "exit status " .. status, "output:\n     | " .. excerpt(stdout .. stderr) })
         end
+    end
+end
+
+-- libtide.so exports the API and nothing else (per --bin: it is built).
+local function suite_exports(bin)
+    local lib = bin .. "/libtide.so"
+    local name = "libtide exports only and all of the API [" .. bin .. "]"
+    if file_exists(lib) and selected(name) then
+        local status, stdout, stderr = run("bash tests/headers/check_libtide_exports.sh " .. shell_quote(lib))
+        report(name, status == 0 and {} or
+            { "exit status " .. status, "output:\n     | " .. excerpt(stdout .. stderr) })
     end
 end
 
@@ -470,6 +487,7 @@ for _, bin in ipairs(options.bins) do
         report("build [" .. bin .. "]", { "no host binary in " .. bin .. " (build it first)" })
     end
     suite_unit(bin)
+    suite_exports(bin)
     suite_scripts(bin)
     suite_api(bin)
     suite_host(bin)
