@@ -27,7 +27,8 @@
     X(userdata_vec)    \
     X(text_buffer)     \
     X(coro_k)          \
-    X(auxlib)
+    X(auxlib)          \
+    X(limits)
 
 #define DECLARE_OPENER(name) int luaopen_##name(lua_State *L);
 API_MODULES(DECLARE_OPENER)
