@@ -25,7 +25,9 @@
 --   -- expect: TEXT            the next stdout line is TEXT (anywhere on a line;
 --                              scripts only: stdout is exactly these lines)
 --   -- expect error: TEXT      the run fails and stderr contains TEXT
---   -- requires: engine        uses an extension: not run on the oracle
+--   -- requires: engine        uses the engine module: hosts only, not the oracle
+--   -- requires: tide          tests a Tide behaviour stock Lua lacks (e.g. it
+--                              survives a corrupt binary chunk): tide targets only
 --   -- lua: 5.4                needs Lua 5.4: not run on LuaJIT targets
 -- Host tests only:
 --   -- host-args: ARGS         extra host arguments (e.g. --frames 5)
@@ -250,16 +252,16 @@ local function interpreters_in(bin)
     local found = {}
     for _, h in ipairs(hosts_in(bin)) do
         found[#found + 1] = { path = h.path, command = shell_quote(h.path) .. " --exec",
-                              lua54 = h.lua54, engine = true }
+                              lua54 = h.lua54, features = { engine = true, tide = h.name == "tide" } }
     end
     local tide = bin .. "/tide"
     if file_exists(tide) then
-        found[#found + 1] = { path = tide, command = shell_quote(tide), lua54 = true, engine = false }
+        found[#found + 1] = { path = tide, command = shell_quote(tide), lua54 = true, features = { tide = true } }
     end
     local libcheck = bin .. "/tide-libcheck"
     if file_exists(libcheck) then
         found[#found + 1] = { path = libcheck, command = shell_quote(libcheck),
-                              lua54 = true, engine = false }
+                              lua54 = true, features = {} }
     end
     return found
 end
@@ -305,7 +307,10 @@ local function suite_scripts(bin)
         end
         for _, target in ipairs(interpreters_in(bin)) do
             local name = path .. " [" .. target.path .. "]"
-            local runs_here = (target.lua54 or not e.lua54_only) and (target.engine or not uses_extension)
+            local runs_here = target.lua54 or not e.lua54_only
+            for _, feature in ipairs(e.requires) do
+                runs_here = runs_here and target.features[feature]
+            end
             if runs_here and selected(name) then
                 local status, stdout, stderr = run(target.command .. " " .. shell_quote(path))
                 report(name, check_run(e, status, stdout, stderr, true))
