@@ -9,6 +9,9 @@
 #   ./build.sh compare [ARGS]  every sample on every backend and GC setting,
 #                       interleaved; writes reports/compare/comparison.md and
 #                       report.html (tools/README.md; ~10 minutes)
+#   ./build.sh bench [ARGS]    the core benchmarks (bench/core) on the tide
+#                       interpreter and on lua5.4, interleaved; writes
+#                       reports/bench-core.md (tools/README.md; ~2 minutes)
 #   ./build.sh deps     only install what is missing
 #   ./build.sh build [debug|release] [address|thread]
 #
@@ -26,8 +29,9 @@ cd "$(dirname "$0")"
 #   libluajit-5.1-dev   the LuaJIT backend
 #   libstb-dev          stb_ds (containers), stb_image_write (PNG), stb_easy_font (text)
 #   xvfb                a virtual display for the window-mode tests
+#   time                GNU time (/usr/bin/time): peak RSS in ./build.sh bench
 PACKAGES=(premake4 make gcc clang pkg-config libsdl2-dev liblua5.4-dev lua5.4
-          libluajit-5.1-dev libstb-dev xvfb)
+          libluajit-5.1-dev libstb-dev xvfb time)
 
 jobs=$(nproc 2>/dev/null || echo 2)
 
@@ -93,6 +97,7 @@ case "${1:-}" in
     play) deps; play ;;
     test) deps; run_tests ;;
     compare) deps; build release default; shift; lua5.4 tools/compare.lua "$@" ;;
+    bench) deps; build release default; shift; lua5.4 tools/bench_core.lua "$@" ;;
     build) deps; build "${2:-debug}" "${3:-default}" ;;
-    *) sed -n '2,15p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,17p' "$0" >&2; exit 2 ;;
 esac

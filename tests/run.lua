@@ -15,6 +15,12 @@
 --            declare everything stock liblua5.4 exports (once, not per --bin)
 --   exports  libtide.so exports the whole API and nothing else
 --   cli      the hosts' command line: usage errors, a missing game
+--   tide-cli the `tide` interpreter's command line, when a --bin folder has
+--            it: the cases of tests/tide_cli_cases.lua (options, arg,
+--            LUA_INIT, errors, the REPL, Ctrl-C, --memory-limit), each also
+--            run on stock lua5.4 (the oracle) unless it tests a Tide
+--            extension; the two must then print the same, modulo the
+--            program name
 --   window   each host in a real window on Xvfb for 30 frames
 --   samples  every samples/*/main.lua for a few hundred headless frames on
 --            every host, with its report checked
@@ -97,13 +103,15 @@ scratch = scratch .. "/tide-tests-" .. tostring(os.time()) .. "-" .. tostring(ma
 assert(os.execute("mkdir -p " .. shell_quote(scratch)))
 
 -- Runs a shell command with a time limit; returns exit status, stdout, stderr.
+-- [stdin_path]: the file to read as standard input (default /dev/null).
 local run_counter = 0
-local function run(command)
+local function run(command, stdin_path)
     run_counter = run_counter + 1
     local out = scratch .. "/out" .. run_counter
     local err = scratch .. "/err" .. run_counter
-    local full = string.format("timeout -k 5 %d %s >%s 2>%s </dev/null",
-        TIMEOUT_SECONDS, command, shell_quote(out), shell_quote(err))
+    local full = string.format("timeout -k 5 %d %s >%s 2>%s <%s",
+        TIMEOUT_SECONDS, command, shell_quote(out), shell_quote(err),
+        shell_quote(stdin_path or "/dev/null"))
     local ok, how, code = os.execute(full)
     local status = ok and 0 or code
     if how == "signal" then status = 128 + code end
@@ -427,6 +435,105 @@ local function suite_cli(bin)
     end
 end
 
+-- The `tide` interpreter, case by case (tests/tide_cli_cases.lua documents
+-- the fields). Each case runs in a fresh folder under `sh -c`, without the
+-- LUA_INIT/LUA_PATH/LUA_CPATH variables of the caller.
+local CLI_CLEAN_ENV = "env -u LUA_INIT -u LUA_INIT_5_4 -u LUA_PATH -u LUA_PATH_5_4 " ..
+    "-u LUA_CPATH -u LUA_CPATH_5_4"
+local cli_oracle_done = false
+
+local function replace_plain(text, from, to)
+    local out, start = {}, 1
+    while true do
+        local i, j = text:find(from, start, true)
+        if not i then break end
+        out[#out + 1] = text:sub(start, i - 1) .. to
+        start = j + 1
+    end
+    return table.concat(out) .. text:sub(start)
+end
+
+local function write_file(path, content)
+    local f = assert(io.open(path, "wb"))
+    f:write(content)
+    f:close()
+end
+
+local function run_cli_case(case, program)
+    run_counter = run_counter + 1
+    local dir = scratch .. "/cli" .. run_counter
+    assert(os.execute("mkdir -p " .. shell_quote(dir)))
+    for name, content in pairs(case.files or {}) do write_file(dir .. "/" .. name, content) end
+    local stdin_path = scratch .. "/cli-stdin" .. run_counter
+    write_file(stdin_path, case.stdin or "")
+    local words = { "cd", shell_quote(dir), "&&", "exec", CLI_CLEAN_ENV }
+    local names = {}
+    for k in pairs(case.env or {}) do names[#names + 1] = k end
+    table.sort(names)
+    for _, k in ipairs(names) do words[#words + 1] = k .. "=" .. shell_quote(case.env[k]) end
+    words[#words + 1] = shell_quote(program)
+    for _, a in ipairs(case.args or {}) do words[#words + 1] = shell_quote(a) end
+    return run("sh -c " .. shell_quote(table.concat(words, " ")), stdin_path)
+end
+
+local function check_cli_case(case, program, status, stdout, stderr)
+    local function expand(text) return replace_plain(text, "PROG", program) end
+    local problems = {}
+    if status ~= (case.exit or 0) then
+        problems[#problems + 1] = string.format("exit status %d, expected %d", status, case.exit or 0)
+    end
+    local function check(stream, got, exact, has)
+        if exact and got ~= expand(exact) then
+            problems[#problems + 1] = string.format("%s: got %q, expected %q", stream, got, expand(exact))
+        end
+        for _, want in ipairs(has or {}) do
+            if not got:find(expand(want), 1, true) then
+                problems[#problems + 1] = string.format("%s lacks %q", stream, expand(want))
+            end
+        end
+    end
+    check("stdout", stdout, case.stdout, case.stdout_has)
+    check("stderr", stderr, case.no_stderr and "" or case.stderr, case.stderr_has)
+    if #problems > 0 then
+        problems[#problems + 1] = "stdout was:\n     | " .. excerpt(stdout)
+        problems[#problems + 1] = "stderr was:\n     | " .. excerpt(stderr)
+    end
+    return problems
+end
+
+local function suite_tide_cli(bin)
+    local tide = bin .. "/tide"
+    if not file_exists(tide) then return end
+    local pwd = io.popen("cd " .. shell_quote(bin) .. " && pwd")
+    tide = pwd:read("l") .. "/tide"  -- absolute: each case runs in its own folder
+    pwd:close()
+    local with_oracle = not cli_oracle_done
+    cli_oracle_done = true
+    for _, case in ipairs(dofile("tests/tide_cli_cases.lua")) do
+        local name = "tide-cli " .. case.name .. " [" .. bin .. "/tide]"
+        local oracle_name = "tide-cli " .. case.name .. " [oracle lua5.4]"
+        local uses_oracle = case.oracle ~= false and with_oracle and selected(oracle_name)
+        if selected(name) or uses_oracle then
+            local status, stdout, stderr = run_cli_case(case, tide)
+            report(name, check_cli_case(case, tide, status, stdout, stderr))
+            if uses_oracle then
+                local ostatus, ostdout, ostderr = run_cli_case(case, "lua5.4")
+                local problems = check_cli_case(case, "lua5.4", ostatus, ostdout, ostderr)
+                if case.same ~= false then
+                    local function neutral(text, program) return replace_plain(text, program, "PROG") end
+                    if neutral(stdout, tide) ~= neutral(ostdout, "lua5.4") then
+                        problems[#problems + 1] = "stdout differs from tide's:\n     | " .. excerpt(stdout)
+                    end
+                    if neutral(stderr, tide) ~= neutral(ostderr, "lua5.4") then
+                        problems[#problems + 1] = "stderr differs from tide's:\n     | " .. excerpt(stderr)
+                    end
+                end
+                report(oracle_name, problems)
+            end
+        end
+    end
+end
+
 -- A real window on a virtual X server: the SDL path that headless runs skip.
 -- LeakSanitizer is off here: the X11 and Mesa libraries leak at exit.
 local function suite_window(bin)
@@ -497,6 +604,7 @@ for _, bin in ipairs(options.bins) do
     suite_api(bin)
     suite_host(bin)
     suite_cli(bin)
+    suite_tide_cli(bin)
     suite_window(bin)
     suite_samples(bin)
 end
