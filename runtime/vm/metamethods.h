@@ -19,9 +19,9 @@ typedef enum {
     TM_N
 } TMS;
 
-#if TM_N != TM_COUNT
-#error "state.h's TM_COUNT must equal the number of metamethod events"
-#endif
+/* (An enum constant is 0 to the preprocessor, so this check must be a
+ * static assertion rather than #if.) */
+_Static_assert(TM_N == TM_COUNT, "state.h's TM_COUNT must equal the number of metamethod events");
 
 /* All bits of the absent-metamethod cache set: nothing known present. */
 #define TM_CACHE_ALL_ABSENT ((1u << (TM_EQ + 1)) - 1)

@@ -109,6 +109,7 @@ typedef struct Table {
     Node *node;          /* payload of a Part, or the shared dummy node */
     Node *lastfree;      /* free-position hint, points into node[] or one past */
     struct Table *metatable;
+    uint32_t lenhint;    /* tables.c: the last border tab_getn found (a cache; <= asize) */
 } Table;
 
 #define sizenode(t) (1u << (t)->lsizenode)
@@ -223,7 +224,7 @@ typedef struct Udata {
 #define gco2upv(o) ((UpVal *)(o))
 
 /* The short names of the types for messages, indexed by LUA_T* + 1 (so
- * LUA_TNONE is index 0); lives in object.c. */
+ * LUA_TNONE is index 0); lives in conv.c. */
 TIDE_INTERNAL extern const char *const obj_typenames[LUA_NUMTYPES + 1];
 #define ttypename(x) obj_typenames[(x) + 1]
 

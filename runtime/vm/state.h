@@ -36,6 +36,16 @@
 #define CIST_FIN (1 << 6)      /* running a finalizer */
 #define CIST_TRAN (1 << 7)     /* ftransfer/ntransfer are valid (call/return hooks) */
 #define CIST_CLSRET (1 << 8)   /* closing to-be-closed variables during a return */
+/* Added for calls.c (coroutines; see calls.h for who sets them): */
+#define CIST_OAH (1 << 9)      /* lua_pcallk (yieldable): the allowhook value to restore */
+#define CIST_RECST 10          /* bits 10-12: error status an unrolled lua_pcallk must report */
+#define CIST_LEQ (1 << 13)     /* running __lt in place of a missing __le ("not (b < a)") */
+#define ci_getrecst(ci) (((ci)->callstatus >> CIST_RECST) & 7)
+#define ci_setrecst(ci, st) \
+    ((ci)->callstatus = (unsigned short)(((ci)->callstatus & ~(7u << CIST_RECST)) | ((unsigned)(st) << CIST_RECST)))
+#define ci_getoah(ci) (((ci)->callstatus & CIST_OAH) ? 1 : 0)
+#define ci_setoah(ci, v) \
+    ((ci)->callstatus = (unsigned short)((v) ? ((ci)->callstatus | CIST_OAH) : ((ci)->callstatus & ~CIST_OAH)))
 
 /* A function activation. Called struct tide_CallInfo because lua.h's
  * lua_Debug names it (i_ci) without knowing its contents. */

@@ -44,6 +44,22 @@ TIDE_INTERNAL const TValue *tab_get(Table *t, const TValue *key);
 TIDE_INTERNAL const TValue *tab_getint(Table *t, lua_Integer key);
 TIDE_INTERNAL const TValue *tab_getshortstr(Table *t, TString *key);
 TIDE_INTERNAL const TValue *tab_getstr(Table *t, TString *key);
+/* tab_getshortstr as an inline function, for the interpreter's hot paths:
+ * the key's main position (its hash masked), then pointer compares along
+ * the chain. tables.c's tab_getshortstr is this same code. */
+static inline const TValue *tab_getshortstr_inline(const Table *t, const TString *key)
+{
+    const Node *n = &t->node[key->hash & (sizenode(t) - 1)];
+    for (;;) {
+        if (n->key_tt == VSHRSTR && n->key_val.gc == (const GCObject *)key) return &n->val;
+        if (n->next == 0) return &tab_absentkey;
+        n += n->next;
+    }
+}
+/* tab_getint with the array-part test inline (no call for 1 <= k <= asize);
+ * evaluates [t] and [k] more than once. */
+#define tab_getint_fast(t, k) \
+    ((lua_Unsigned)(k) - 1u < (t)->asize ? (const TValue *)&(t)->array[(k) - 1] : tab_getint((t), (k)))
 
 /* Raw t[key] = value (nil value removes). Raises "index is nil" / "index is
  * NaN". Runs the barrier and clears the metamethod cache. May allocate. */
