@@ -185,6 +185,14 @@ project "libtide"
     includedirs { "runtime/include", "runtime/vm" }
     buildoptions { "-pthread" }
 
+-- The core lands module by module (issue 3). Until the last of them is in
+-- the tree, only the static library is generated — so every landed module
+-- compiles in CI — and nothing that would need to link it. This block goes
+-- once runtime/vm/api.c, parse.c and the collector exist.
+local core_complete = os.isfile("runtime/vm/api.c") and os.isfile("runtime/vm/parse.c")
+                      and #os.matchfiles("runtime/gc/*.c") > 0
+if core_complete then
+
 project "libtide-shared"
     kind "SharedLib"
     targetname "tide"
@@ -202,15 +210,19 @@ project "tide"
     links { "libtide" }
     linkoptions { "-Wl,-E", "-lm", "-ldl", "-pthread" }
 
+end -- core_complete
+
 -- The three hosts, from the same sources.
 host("tidehost-lua54", "TIDE_HOST_BACKEND_LUA54", "lua54")
 host("tidehost-luajit", "TIDE_HOST_BACKEND_LUAJIT", "luajit")
-host("tidehost-tide", "TIDE_HOST_BACKEND_TIDE", "tide")
+if core_complete then host("tidehost-tide", "TIDE_HOST_BACKEND_TIDE", "tide") end
 
 -- The C API test pairs again, built against libtide's headers and library.
+if core_complete then
 project "tide-api-tests-tide"
     kind "ConsoleApp"
     files { "tests/api/*.c" }
     includedirs { "runtime/include" }
     links { "libtide" }
     linkoptions { "-lm", "-ldl", "-pthread" }
+end
