@@ -30,12 +30,40 @@
 #include "../vm/state.h"
 
 /* --- life of the collector ------------------------------------------------ */
-TIDE_INTERNAL int gc_init(lua_State *L);      /* 0 on memory failure */
-TIDE_INTERNAL void gc_freeall(lua_State *L);  /* lua_close: run pending finalizers, free everything */
+/* gc_init: the first gc_* call of a state; needs only G(L)->frealloc/ud
+ * (and reads TIDE_GC_DEBUG). Allocates the collector's private state with
+ * frealloc; 0 on memory failure. It counts sizeof(GlobalState) +
+ * sizeof(lua_State) as already in use (the block lua_newstate allocates
+ * itself). The main thread is that block's, never a gc_new object: the
+ * collector marks it as a root and never frees it.
+ *
+ * gc_freeall (lua_close, after the main thread's upvalues and tbc
+ * variables are closed; L is the main thread): runs pending finalizers,
+ * then the finalizers of every object still marked for finalization, then
+ * frees every object made by gc_new/gc_new_pinned/gc_new_part (threads
+ * through state_freethread, prototypes through func_freeproto), the string
+ * table's bucket array (strt.hash, left NULL), the GC handles and the
+ * collector's own state (G(L)->gc is NULL afterwards). It does not free
+ * the main thread's stack or CallInfos, nor the GlobalState/main-thread
+ * block: lua_close frees those after it (gc_raw_free keeps working with
+ * G(L)->gc NULL). No collection runs and no event is reported once
+ * gc_freeall has begun. */
+TIDE_INTERNAL int gc_init(lua_State *L);
+TIDE_INTERNAL void gc_freeall(lua_State *L);
+/* (state.c engineer, adding:) lua_newstate also calls gc_freeall when
+ * building the state failed part-way after gc_init succeeded (state.h says
+ * what may still be missing then: no stack, no registry, no strings); a
+ * gc_init that returns 0 must have freed what it allocated. */
 
 /* --- allocation ------------------------------------------------------------ */
 /* A new object of [size] bytes with header type [tt] (a tag of value.h
- * without BIT_COLLECTABLE); the header is initialized, the rest is zero. */
+ * without BIT_COLLECTABLE); the header is initialized, the rest is zero.
+ * [size] must be what gc_object_size will compute once the object's size
+ * fields are set (before the next allocation): sizelstring(len) for
+ * strings, sizeof(Table), sizeof(Proto), sizeof(UpVal),
+ * sizeLclosure/sizeCclosure(nupvalues), sizeudata(nuvalue, len) for
+ * userdata, sizeof(lua_State) for threads — the block is freed with that
+ * size. */
 TIDE_INTERNAL GCObject *gc_new(lua_State *L, int tt, size_t size);
 /* A new full userdata-sized object that never moves (userdata, threads). */
 TIDE_INTERNAL GCObject *gc_new_pinned(lua_State *L, int tt, size_t size);
@@ -66,14 +94,28 @@ TIDE_INTERNAL _Noreturn void gc_toobig(lua_State *L);
 
 /* --- collection -------------------------------------------------------------- */
 /* Do collector work if allocation since the last work asks for it. Safe
- * points: the VM calls it at allocation-heavy instructions. */
+ * points: the VM calls it at allocation-heavy instructions. gc_step may
+ * shrink thread stacks (call_shrinkstack) and, for a program that drives
+ * no frames (tide.h), run pending finalizers — Lua code — so the caller
+ * must hold no StkId across it and must have L->top bounding its live
+ * values (as for any call). An allocation never does either. */
 #define gc_check(L) do { if (G(L)->gc_debt > 0) gc_step(L); } while (0)
 TIDE_INTERNAL void gc_step(lua_State *L);
-/* A full collection; [isemergency]: no finalizers run (memory failure path). */
+/* A full collection; [isemergency]: no finalizers run and no stack moves
+ * (memory failure path); otherwise as gc_step (may shrink stacks, runs
+ * pending finalizers). */
 TIDE_INTERNAL void gc_fullgc(lua_State *L, int isemergency);
 /* lua_gc is implemented in gc/: the options of lua.h. */
 
-/* --- barriers ----------------------------------------------------------------- */
+/* --- barriers -----------------------------------------------------------------
+ * Required after every store into a heap object (rule 3). The collector of
+ * issue 3 stops the world for whole collections, so no store can happen
+ * while one runs and the barriers have nothing to do: the macros evaluate
+ * their operands and nothing else (TIDE_GC_NEEDS_BARRIERS 0). The
+ * generational collector (issue 4) sets it to 1 and gives them their work;
+ * callers do not change. */
+#define TIDE_GC_NEEDS_BARRIERS 0
+#if TIDE_GC_NEEDS_BARRIERS
 #define gc_barrier(L, owner, v) \
     (iscollectable(v) ? gc_objbarrier((L), (owner), gcvalue(v)) : (void)0)
 #define gc_objbarrier(L, owner, o) gc_barrier_((L), obj2gco(owner), obj2gco(o))
@@ -81,6 +123,11 @@ TIDE_INTERNAL void gc_fullgc(lua_State *L, int isemergency);
  * its parts). */
 #define gc_barrier_back(L, t, v) \
     (iscollectable(v) ? gc_barrierback_((L), obj2gco(t), gcvalue(v)) : (void)0)
+#else
+#define gc_barrier(L, owner, v) ((void)(L), (void)(owner), (void)(v))
+#define gc_objbarrier(L, owner, o) ((void)(L), (void)(owner), (void)(o))
+#define gc_barrier_back(L, t, v) ((void)(L), (void)(t), (void)(v))
+#endif
 TIDE_INTERNAL void gc_barrier_(lua_State *L, GCObject *owner, GCObject *v);
 TIDE_INTERNAL void gc_barrierback_(lua_State *L, GCObject *owner, GCObject *v);
 
@@ -89,7 +136,10 @@ TIDE_INTERNAL void gc_barrierback_(lua_State *L, GCObject *owner, GCObject *v);
 #define gc_identity(L, o) ((o)->idhash != 0 ? (o)->idhash : gc_assign_identity((L), (o)))
 TIDE_INTERNAL uint32_t gc_assign_identity(lua_State *L, GCObject *o);
 /* setmetatable on a table/userdata: if [mt] has __gc, mark [o] for
- * finalization (the manual: the metatable must have __gc when set). */
+ * finalization (the manual: the metatable must have __gc when set). Call
+ * it after storing the metatable. An object already marked (or waiting for
+ * its finalizer) is left as it is; one whose finalizer has run may be
+ * marked again, as in Lua 5.4. Never allocates, never raises. */
 TIDE_INTERNAL void gc_checkfinalizer(lua_State *L, GCObject *o, Table *mt);
 
 /* Size in bytes of any object (for heap walks and accounting). */

@@ -142,7 +142,9 @@ struct lua_State {
     int basehookcount;
     int hookcount;
     volatile int hookmask;
-    char extraspace[LUA_EXTRASPACE]; /* lua_getextraspace */
+    /* lua_getextraspace; aligned for the pointer C code keeps there
+     * (stock Lua's block is malloc-aligned) */
+    _Alignas(void *) char extraspace[LUA_EXTRASPACE];
 };
 
 #define G(L) ((L)->l_G)
@@ -170,6 +172,25 @@ struct lua_State {
 TIDE_INTERNAL lua_State *state_newthread(lua_State *L);   /* pushes nothing; see lua_newthread */
 TIDE_INTERNAL void state_freethread(lua_State *L, lua_State *L1); /* collector: free a dead thread */
 TIDE_INTERNAL size_t state_threadsize(lua_State *L1);     /* bytes owned (for accounting) */
+/* (state.c engineer, clarifying:)
+ *  - The main thread is not a heap object: lua_newstate allocates it, with
+ *    the GlobalState, in one block straight from the lua_Alloc (the
+ *    collector does not exist yet). Its header is valid (tt = VTHREAD &
+ *    0x3F, flags 0), so values hold it like any thread, but the collector
+ *    must treat it as a root, never move it, never free it and never call
+ *    state_freethread on it: lua_close frees its stack, its CallInfos and
+ *    the block itself.
+ *  - Other threads come from gc_new_pinned (never move). state_freethread
+ *    closes their open upvalues and frees their stack and CallInfos, not
+ *    the lua_State object (the collector frees that).
+ *  - A thread can be seen by a collection before it is complete (its stack
+ *    is allocated after the object): L->stack == NULL means "nothing to
+ *    scan". The same holds for the main thread while lua_newstate builds
+ *    the state, when also strt.hash may be NULL, l_registry nil and
+ *    memerrmsg / tmname[] NULL.
+ *  - state_threadsize counts the stack and the CallInfos (nci, which like
+ *    Lua's wraps past 65535 frames: an estimate), not the lua_State object
+ *    itself (gc_object_size counts that). */
 TIDE_INTERNAL CallInfo *state_extendci(lua_State *L);     /* a new CallInfo after L->ci */
 TIDE_INTERNAL void state_shrinkci(lua_State *L);          /* free unused CallInfos */
 TIDE_INTERNAL int state_resetthread(lua_State *L, int status);

@@ -1,0 +1,130 @@
+/*
+ * collect.c — one collection from start to end, and when to run one.
+ *
+ * A collection stops the world (it simply runs to completion on the
+ * mutator thread):
+ *   1. flip the epoch (every object is now unmarked), mark the roots,
+ *      propagate, settle ephemerons;
+ *   2. clear weak values and non-tracking weak handles — objects about to
+ *      be finalized are removed from weak values before resurrection;
+ *   3. move unreached finalizable objects to tobefnz and mark them (and all
+ *      they reach) again; propagate and settle ephemerons;
+ *   4. clear weak keys, the weak values of tables first reached in step 3,
+ *      and tracking weak handles;
+ *   5. sweep; set the next threshold.
+ * Finalizers are not run here: callers at safe points run them afterwards.
+ *
+ * Pacing: after a collection the heap may grow to threshold = live x
+ * pause / 100 (pause 200% by default, as in Lua), and at least by
+ * GC_MIN_GROWTH. gc_debt = total - threshold, so gc_check's sign test asks
+ * for gc_step exactly when a collection is due.
+ */
+#include <time.h>
+
+#include "gc_internal.h"
+
+/* How far gc_debt is pushed below zero when a step cannot collect now
+ * (stopped, or inside a finalizer), so the VM does not call again at once. */
+#define GC_STEP_DELAY ((size_t)64 * 1024)
+#define GC_STOPPED_DISTANCE ((size_t)1 << 30)
+
+uint64_t gc_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int gc_may_collect(GCState *gc)
+{
+    return !gc->collecting && !gc->closing;
+}
+
+void gc_set_debt(GCState *gc)
+{
+    if (gc->stopped)
+        gc->g->gc_debt = -(intptr_t)GC_STOPPED_DISTANCE;
+    else
+        gc->g->gc_debt = (intptr_t)gc->total - (intptr_t)gc->threshold;
+}
+
+static size_t next_threshold(GCState *gc)
+{
+    size_t live = gc->total;
+    size_t pause = (size_t)gc_getparam(gc->pause);
+    size_t growth = pause > 100 ? live / 100 * (pause - 100) : 0;
+    if (growth < GC_MIN_GROWTH) growth = GC_MIN_GROWTH;
+    if (growth > (size_t)PTRDIFF_MAX / 2 - live) growth = (size_t)PTRDIFF_MAX / 2 - live;
+    return live + growth;
+}
+
+void gc_collect(lua_State *L, GCReason reason)
+{
+    GCState *gc = gc_state(L);
+    lua_assert(gc_may_collect(gc));
+    uint64_t start = gc_now_ns();
+    size_t heap_before = gc->total;
+    gc->collecting = 1;
+    if (gc->verify_before) gc_verify_heap(L, "before a collection");
+
+    /* 1 */
+    gc->epoch = (uint8_t)(3 - gc->epoch);
+    gc->grey.n = gc->weak.n = gc->ephemeron.n = gc->allweak.n = 0;
+    gc->grey_overflow = gc->weak_overflow = 0;
+    gc_mark_roots(L);
+    gc_propagate(gc);
+    gc_converge_ephemerons(gc);
+    /* 2 */
+    size_t wfrom = gc->weak.n, afrom = gc->allweak.n;
+    gc_clear_by_values(gc, 0, 0);
+    gc_handles_clear(gc, HANDLE_WEAK);
+    /* 3 */
+    for (GCObject *o = gc_separate_tobefnz(gc, 0); o != NULL; o = gc_link(o)) gc_mark(gc, o);
+    gc_propagate(gc);
+    gc_converge_ephemerons(gc);
+    /* 4 */
+    gc_clear_by_keys(gc);
+    gc_clear_by_values(gc, wfrom, afrom);
+    gc_handles_clear(gc, HANDLE_WEAK_TRACK);
+    /* 5 */
+    gc_sweep(L, reason == GC_REASON_SAFE_POINT);
+    gc->live = gc->total;
+    gc->threshold = next_threshold(gc);
+    gc->collections++;
+
+    if (gc->verify_after) gc_verify_heap(L, "after a collection");
+    gc->collecting = 0;
+    gc_set_debt(gc);
+    uint64_t duration = gc_now_ns() - start;
+    gc->last_pause_ns = duration;
+    gc_frames_note_pause(gc, reason == GC_REASON_EMERGENCY ? TIDE_GC_PAUSE_EMERGENCY : TIDE_GC_PAUSE_SYNC_MAJOR,
+                         start, duration, heap_before);
+}
+
+/* Finalizers run in gc_step only for programs that do not drive frames
+ * (tide.h: once frames begin, they run at frame boundaries and in idle
+ * time). */
+void gc_step(lua_State *L)
+{
+    GCState *gc = gc_state(L);
+    if (gc->stopped) {
+        gc_set_debt(gc);
+        return;
+    }
+    if (!gc_may_collect(gc) || gc->fin_running > 0) {
+        gc->g->gc_debt = -(intptr_t)GC_STEP_DELAY;
+        return;
+    }
+    if (gc->total >= gc->threshold) gc_collect(L, GC_REASON_SAFE_POINT);
+    if (gc->frame == 0 && gc_can_run_finalizers(L)) gc_run_finalizers(L, 0);
+    gc_set_debt(gc);
+}
+
+void gc_fullgc(lua_State *L, int isemergency)
+{
+    GCState *gc = gc_state(L);
+    if (!gc_may_collect(gc)) return;
+    gc_collect(L, isemergency ? GC_REASON_EMERGENCY : GC_REASON_SAFE_POINT);
+    if (!isemergency && gc_can_run_finalizers(L)) gc_run_finalizers(L, 0);
+    gc_set_debt(gc);
+}

@@ -1,0 +1,99 @@
+/*
+ * debug.c — TIDE_GC_DEBUG, the collector's debug switches, read once per
+ * state by gc_init. A comma-separated list:
+ *
+ *   collect-every=N   a full collection at every Nth allocation (objects
+ *                     and raw blocks; 1 = every allocation), as long as
+ *                     collection is not stopped
+ *   verify            verify the heap before and after every collection
+ *   verify-before, verify-after
+ *                     only one of the two
+ *   poison            fill every freed block with 0xDB before freeing it
+ *   nursery=SIZE      the nursery size (bytes, or with a k/m/g suffix);
+ *                     stored for the generational collector, unused by
+ *                     this one
+ *
+ * An unknown option, or a bad value, prints one warning on stderr and is
+ * otherwise ignored.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gc_internal.h"
+
+/* An unsigned number with an optional k/m/g suffix (x1024^n); 0 if bad. */
+static unsigned long long parse_size(const char *s)
+{
+    if (!isdigit((unsigned char)*s)) return 0;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno != 0) return 0;
+    unsigned shift = 0;
+    switch (tolower((unsigned char)*end)) {
+    case 'k': shift = 10; end++; break;
+    case 'm': shift = 20; end++; break;
+    case 'g': shift = 30; end++; break;
+    default: break;
+    }
+    if (*end != '\0' || v > (~0ull >> shift)) return 0;
+    return v << shift;
+}
+
+static int has_prefix(const char *s, const char *prefix, const char **rest)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(s, prefix, n) != 0) return 0;
+    *rest = s + n;
+    return 1;
+}
+
+static void apply_option(GCState *gc, const char *opt)
+{
+    const char *value;
+    if (*opt == '\0') return;
+    if (strcmp(opt, "verify") == 0) {
+        gc->verify_before = gc->verify_after = 1;
+    } else if (strcmp(opt, "verify-before") == 0) {
+        gc->verify_before = 1;
+    } else if (strcmp(opt, "verify-after") == 0) {
+        gc->verify_after = 1;
+    } else if (strcmp(opt, "poison") == 0) {
+        gc->poison = 1;
+    } else if (has_prefix(opt, "collect-every=", &value)) {
+        unsigned long long n = parse_size(value);
+        if (n == 0 || n > ULONG_MAX)
+            fprintf(stderr, "tide: bad value in TIDE_GC_DEBUG option '%s'\n", opt);
+        else
+            gc->collect_every = (unsigned long)n;
+    } else if (has_prefix(opt, "nursery=", &value)) {
+        unsigned long long n = parse_size(value);
+        if (n == 0 || n > SIZE_MAX)
+            fprintf(stderr, "tide: bad value in TIDE_GC_DEBUG option '%s'\n", opt);
+        else
+            gc->nursery_size = (size_t)n;
+    } else {
+        fprintf(stderr, "tide: unknown TIDE_GC_DEBUG option '%s'\n", opt);
+    }
+}
+
+void gc_debug_parse(GCState *gc, const char *spec)
+{
+    char opt[128];
+    while (*spec != '\0') {
+        const char *comma = strchr(spec, ',');
+        size_t len = comma != NULL ? (size_t)(comma - spec) : strlen(spec);
+        if (len < sizeof opt) {
+            memcpy(opt, spec, len);
+            opt[len] = '\0';
+            apply_option(gc, opt);
+        } else {
+            fprintf(stderr, "tide: unknown TIDE_GC_DEBUG option '%.*s'\n", (int)len, spec);
+        }
+        spec += len;
+        if (*spec == ',') spec++;
+    }
+}

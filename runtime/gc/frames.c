@@ -1,0 +1,192 @@
+/*
+ * frames.c — tide.h's frames, statistics, events and tuning, for the
+ * stop-the-world collector.
+ *
+ * Mutator only. What this collector does with each promise of tide.h:
+ *  - every collection is one pause of kind TIDE_GC_PAUSE_SYNC_MAJOR (or
+ *    TIDE_GC_PAUSE_EMERGENCY when an allocation failed or reached the
+ *    limit), counted in the frame it fell in — or, inside tide_gc_idle, in
+ *    the idle time of the last frame — and reported to the event callback
+ *    as a phase change to "sync-major", one back to "idle", then the pause;
+ *  - tide_frame_begin takes a collection that is due there, at the frame
+ *    boundary, and runs pending finalizers within a small budget;
+ *  - tide_gc_idle runs pending finalizers, and a collection when one is due
+ *    (or three quarters of the way to due) and the last one took less time
+ *    than the budget left;
+ *  - there is no nursery and no concurrent marking yet: minor_pauses and
+ *    promoted_bytes stay 0, the phase read between calls is always "idle",
+ *    and the low-latency setting is stored (see tide.h).
+ */
+#include "gc_internal.h"
+
+/* Finalizers tide_frame_begin may run, in time. */
+#define FRAME_BEGIN_FINALIZER_BUDGET_NS ((uint64_t)500 * 1000)
+/* The nursery's block size: tide_gc_set_nursery_size rounds up to it. */
+#define NURSERY_BLOCK ((size_t)64 * 1024)
+
+/* A C function that Lua called is running on [L]: no finalizers, no stack
+ * shrinking from here. */
+static int call_in_progress(lua_State *L)
+{
+    return L->ci != &L->base_ci;
+}
+
+/* --- events ------------------------------------------------------------------- */
+
+static void emit(GCState *gc, int kind, int pause_kind, int phase, int previous_phase, uint64_t start_ns,
+                 uint64_t duration_ns, size_t heap_bytes)
+{
+    tide_GcEvent ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = kind;
+    ev.pause_kind = pause_kind;
+    ev.phase = phase;
+    ev.previous_phase = previous_phase;
+    ev.in_idle = gc->in_idle;
+    ev.start_ns = start_ns;
+    ev.duration_ns = duration_ns;
+    ev.frame = gc->frame;
+    ev.heap_bytes = heap_bytes;
+    gc->event_fn(gc->event_ud, &ev);
+}
+
+void gc_frames_note_pause(GCState *gc, int pause_kind, uint64_t start_ns, uint64_t duration_ns,
+                          size_t heap_before)
+{
+    if (gc->closing) return;
+    if (gc->frame != 0 && !gc->in_idle) {
+        gc->stats.pauses++;
+        gc->stats.pause_ns += duration_ns;
+        if (duration_ns > gc->stats.max_pause_ns) gc->stats.max_pause_ns = duration_ns;
+    }
+    if (gc->event_fn == NULL) return;
+    emit(gc, TIDE_GC_EVENT_PHASE, TIDE_GC_PAUSE_NONE, TIDE_GC_PHASE_SYNC_MAJOR, TIDE_GC_PHASE_IDLE, start_ns, 0,
+         heap_before);
+    emit(gc, TIDE_GC_EVENT_PHASE, TIDE_GC_PAUSE_NONE, TIDE_GC_PHASE_IDLE, TIDE_GC_PHASE_SYNC_MAJOR,
+         start_ns + duration_ns, 0, gc->total);
+    emit(gc, TIDE_GC_EVENT_PAUSE, pause_kind, TIDE_GC_PHASE_IDLE, TIDE_GC_PHASE_IDLE, start_ns, duration_ns,
+         gc->total);
+}
+
+void gc_frames_note_heap_limit(GCState *gc)
+{
+    if (gc->closing || gc->event_fn == NULL) return;
+    emit(gc, TIDE_GC_EVENT_HEAP_LIMIT, TIDE_GC_PAUSE_NONE, TIDE_GC_PHASE_IDLE, TIDE_GC_PHASE_IDLE, gc_now_ns(), 0,
+         gc->total);
+}
+
+void gc_frames_note_finalizer(GCState *gc)
+{
+    if (gc->frame != 0) gc->stats.finalizers_run++;
+}
+
+TIDE_API void tide_gc_set_event_callback(lua_State *L, tide_GcEventFn fn, void *ud)
+{
+    GCState *gc = gc_state(L);
+    gc->event_fn = fn;
+    gc->event_ud = fn != NULL ? ud : NULL;
+}
+
+/* --- frames ------------------------------------------------------------------------ */
+
+/* Is a collection due ([early]: or three quarters of the way there)? */
+static int collection_due(GCState *gc, int early)
+{
+    if (gc->stopped || !gc_may_collect(gc) || gc->fin_running > 0) return 0;
+    if (gc->total >= gc->threshold) return 1;
+    return early && gc->threshold > gc->live && gc->total - gc->live >= (gc->threshold - gc->live) / 4 * 3;
+}
+
+TIDE_API void tide_frame_end(lua_State *L)
+{
+    GCState *gc = gc_state(L);
+    if (!gc->frame_open) return;
+    gc->stats.allocated_bytes = gc->allocated - gc->frame_alloc_start;
+    gc->frame_open = 0;
+}
+
+TIDE_API void tide_frame_begin(lua_State *L)
+{
+    GCState *gc = gc_state(L);
+    if (gc->frame_open) tide_frame_end(L);
+    gc->frame++;
+    memset(&gc->stats, 0, sizeof gc->stats);
+    gc->frame_open = 1;
+    gc->frame_alloc_start = gc->allocated;
+    int safe = !call_in_progress(L);
+    if (collection_due(gc, 0)) gc_collect(L, safe ? GC_REASON_SAFE_POINT : GC_REASON_ALLOCATION);
+    if (safe && gc_can_run_finalizers(L)) gc_run_finalizers(L, FRAME_BEGIN_FINALIZER_BUDGET_NS);
+    gc_set_debt(gc);
+}
+
+TIDE_API void tide_gc_idle(lua_State *L, uint64_t budget_ns)
+{
+    if (budget_ns == 0) return;
+    GCState *gc = gc_state(L);
+    uint64_t start = gc_now_ns();
+    int safe = !call_in_progress(L);
+    gc->in_idle = 1;
+    if (safe && gc_can_run_finalizers(L)) gc_run_finalizers(L, budget_ns);
+    uint64_t spent = gc_now_ns() - start;
+    if (spent < budget_ns && collection_due(gc, 1) && gc->last_pause_ns < budget_ns - spent) {
+        gc_collect(L, safe ? GC_REASON_SAFE_POINT : GC_REASON_ALLOCATION);
+        spent = gc_now_ns() - start;
+        if (safe && spent < budget_ns && gc_can_run_finalizers(L)) gc_run_finalizers(L, budget_ns - spent);
+    }
+    gc_set_debt(gc);
+    gc->in_idle = 0;
+    if (gc->frame != 0) gc->stats.idle_gc_ns += gc_now_ns() - start;
+}
+
+/* --- statistics ------------------------------------------------------------------------- */
+
+TIDE_API const char *tide_gc_phase_name(int phase)
+{
+    static const char *const names[TIDE_GC_PHASE_COUNT] = {
+        "idle", "initial-mark", "marking", "final-mark", "sweeping", "sync-major",
+    };
+    if (phase < 0 || phase >= TIDE_GC_PHASE_COUNT) return "unknown";
+    return names[phase];
+}
+
+TIDE_API int tide_gc_frame_stats(lua_State *L, tide_FrameStats *out)
+{
+    GCState *gc = gc_state(L);
+    if (gc->frame == 0) {
+        memset(out, 0, sizeof *out);
+    } else {
+        *out = gc->stats;
+        if (gc->frame_open) out->allocated_bytes = gc->allocated - gc->frame_alloc_start;
+    }
+    out->frame = gc->frame;
+    out->heap_bytes = gc->total;
+    out->phase = TIDE_GC_PHASE_IDLE; /* a stop-the-world collection is never seen running */
+    return gc->frame != 0;
+}
+
+/* --- tuning ------------------------------------------------------------------------------- */
+
+TIDE_API int tide_gc_allow_synchronous_major(lua_State *L, int allow)
+{
+    GCState *gc = gc_state(L);
+    int previous = gc->allow_sync_major;
+    gc->allow_sync_major = (uint8_t)(allow != 0);
+    return previous;
+}
+
+TIDE_API int tide_gc_set_nursery_size(lua_State *L, size_t bytes)
+{
+    GCState *gc = gc_state(L);
+    if (bytes == 0) bytes = TIDE_GC_NURSERY_DEFAULT_SIZE;
+    if (bytes < TIDE_GC_NURSERY_MIN_SIZE) return 0;
+    if (bytes > SIZE_MAX - NURSERY_BLOCK) return 0;
+    bytes = (bytes + NURSERY_BLOCK - 1) / NURSERY_BLOCK * NURSERY_BLOCK;
+    if (gc->limit != 0 && bytes > gc->limit) return 0;
+    gc->nursery_size = bytes;
+    return 1;
+}
+
+TIDE_API void tide_gc_set_heap_limit(lua_State *L, size_t hard_limit_bytes)
+{
+    gc_set_memory_limit(L, hard_limit_bytes);
+}

@@ -1,0 +1,209 @@
+/*
+ * roots.c — where marking starts: the state's own references and the C
+ * stack and registers of the mutator, scanned conservatively.
+ *
+ * World stopped, mutator thread (the OS thread that called into the
+ * collector: only its stack is scanned, which is why a state is used by one
+ * OS thread at a time).
+ *
+ * The conservative scan. The registers are spilled to the stack
+ * (__builtin_unwind_init saves every callee-saved register in the frame of
+ * scan_c_stack; setjmp copies them once more into a local jmp_buf, in case
+ * a register is not covered), then every aligned word from there up to the
+ * top of the thread's stack is read. Words that fall inside the heap's
+ * address range are candidates; they are sorted, and every object whose
+ * [start, start + size) contains a candidate is marked as a root — interior
+ * pointers count (a char * into a string, a TValue * into a Part). The
+ * stack's top comes from pthread_getattr_np, cached per OS thread because
+ * for the main thread glibc reads /proc/self/maps to answer.
+ *
+ * The mutator must run on its OS thread's own stack: a foreign stack (a
+ * fiber of the host's) cannot be found, and the collector stops the
+ * process with a message rather than miss roots.
+ */
+#define _GNU_SOURCE /* pthread_getattr_np */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gc_internal.h"
+
+/* --- the state's own roots ------------------------------------------------- */
+
+static void scan_c_stack(GCState *gc);
+
+void gc_mark_roots(lua_State *L)
+{
+    GlobalState *g = G(L);
+    GCState *gc = g->gc;
+    /* Fixed objects are never swept, so a mark left from two cycles ago
+     * could equal this epoch: reset, then mark (and traverse). */
+    for (GCObject *o = gc->fixed; o != NULL; o = gc_link(o)) {
+        o->marked = 0;
+        gc_mark(gc, o);
+    }
+    if (g->mainthread != NULL) gc_mark(gc, obj2gco(g->mainthread));
+    gc_mark(gc, obj2gco(L)); /* the running thread */
+    gc_markvalue(gc, &g->l_registry);
+    for (int i = 0; i < LUA_NUMTYPES; i++)
+        if (g->mt[i] != NULL) gc_mark(gc, obj2gco(g->mt[i]));
+    for (int i = 0; i < TM_COUNT; i++)
+        if (g->tmname[i] != NULL) gc_mark(gc, obj2gco(g->tmname[i]));
+    if (g->memerrmsg != NULL) gc_mark(gc, obj2gco(g->memerrmsg));
+    gc_handles_mark_strong(gc);
+    /* finalizers still to run from earlier cycles: their objects (and what
+     * those reach) stay whole until then */
+    for (GCObject *o = gc->tobefnz; o != NULL; o = gc_link(o)) gc_mark(gc, o);
+    scan_c_stack(gc);
+}
+
+/* --- the thread's stack bounds -------------------------------------------------- */
+
+typedef struct StackRange {
+    uintptr_t lo, hi;
+} StackRange;
+
+/* A property of the OS thread, not of any state: computed once per thread. */
+static _Thread_local StackRange thread_stack;
+
+static int query_thread_stack(StackRange *r)
+{
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return 0;
+    void *addr = NULL;
+    size_t size = 0;
+    int ok = pthread_attr_getstack(&attr, &addr, &size) == 0;
+    pthread_attr_destroy(&attr);
+    if (!ok) return 0;
+    r->lo = (uintptr_t)addr;
+    r->hi = r->lo + size;
+    return 1;
+}
+
+/* The top (highest address) of the stack that contains [sp]. */
+static uintptr_t stack_top(uintptr_t sp)
+{
+    StackRange *r = &thread_stack;
+    if (r->hi == 0 || sp < r->lo || sp >= r->hi) {
+        if (!query_thread_stack(r) || sp < r->lo || sp >= r->hi) {
+            fprintf(stderr, "tide: the collector cannot find the C stack of the calling thread "
+                            "(is the state used from a stack the thread library does not know, "
+                            "such as a fiber?)\n");
+            abort();
+        }
+    }
+    return r->hi;
+}
+
+/* --- matching candidates to objects -------------------------------------------------- */
+
+static int compare_words(const void *a, const void *b)
+{
+    uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Mark every object of list [o] that contains one of the sorted, distinct
+ * words w[0..n). */
+static void mark_containing(GCState *gc, GCObject *o, const uintptr_t *w, size_t n)
+{
+    uintptr_t first = w[0], last = w[n - 1];
+    for (; o != NULL; o = gc_link(o)) {
+        uintptr_t start = (uintptr_t)o;
+        if (start > last) continue;
+        uintptr_t end = start + gc_object_size(o);
+        if (end <= first) continue;
+        size_t lo = 0, hi = n; /* the first word >= start */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (w[mid] < start)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < n && w[lo] < end) gc_mark(gc, o);
+    }
+}
+
+static void mark_candidates(GCState *gc, uintptr_t *w, size_t n)
+{
+    if (n == 0) return;
+    qsort(w, n, sizeof *w, compare_words);
+    size_t m = 1;
+    for (size_t i = 1; i < n; i++)
+        if (w[i] != w[m - 1]) w[m++] = w[i];
+    mark_containing(gc, gc->objs, w, m);
+    mark_containing(gc, gc->finobj, w, m);
+    mark_containing(gc, gc->tobefnz, w, m);
+    mark_containing(gc, gc->parts, w, m);
+}
+
+/* Room for [count] candidates: the kept buffer, grown if possible, else
+ * whatever it has, else the fallback inside GCState (then the scan works
+ * in several batches). */
+static uintptr_t *candidate_buffer(GCState *gc, size_t count, size_t *cap)
+{
+    if (count > gc->cand_cap) {
+        size_t ncap = gc->cand_cap == 0 ? 1024 : gc->cand_cap;
+        while (ncap < count) ncap *= 2;
+        uintptr_t *nb = gc_internal_realloc(gc, gc->cand, gc->cand_cap * sizeof(uintptr_t),
+                                            ncap * sizeof(uintptr_t));
+        if (nb != NULL) {
+            gc->cand = nb;
+            gc->cand_cap = ncap;
+        }
+    }
+    if (gc->cand_cap >= GC_CAND_FALLBACK) {
+        *cap = gc->cand_cap;
+        return gc->cand;
+    }
+    *cap = GC_CAND_FALLBACK;
+    return gc->cand_fallback;
+}
+
+/* --- the scan --------------------------------------------------------------------------- */
+
+/*
+ * Reads the stack from this function's frame up to the stack's top. Not
+ * instrumented by AddressSanitizer (the words between frames are redzones
+ * it would report) and never inlined (its frame must lie below the frame
+ * holding the spilled registers). Words are read through a volatile
+ * pointer so the compiler cannot reason about them.
+ */
+__attribute__((noinline, no_sanitize_address)) static void scan_stack_words(GCState *gc)
+{
+    if (gc->heap_hi == 0) return; /* no object yet */
+    uintptr_t lo = (uintptr_t)__builtin_frame_address(0) & ~(uintptr_t)(sizeof(uintptr_t) - 1);
+    uintptr_t hi = stack_top(lo) & ~(uintptr_t)(sizeof(uintptr_t) - 1);
+    uintptr_t heap_lo = gc->heap_lo, span = gc->heap_hi - gc->heap_lo;
+    size_t count = 0;
+    for (uintptr_t a = lo; a < hi; a += sizeof(uintptr_t)) {
+        uintptr_t w = *(const volatile uintptr_t *)a;
+        if (w - heap_lo < span) count++;
+    }
+    size_t cap;
+    uintptr_t *buf = candidate_buffer(gc, count, &cap);
+    size_t n = 0;
+    for (uintptr_t a = lo; a < hi; a += sizeof(uintptr_t)) {
+        uintptr_t w = *(const volatile uintptr_t *)a;
+        if (w - heap_lo < span) {
+            buf[n++] = w;
+            if (n == cap) { /* a batch: only when memory was short */
+                mark_candidates(gc, buf, n);
+                n = 0;
+            }
+        }
+    }
+    mark_candidates(gc, buf, n);
+}
+
+__attribute__((noinline)) static void scan_c_stack(GCState *gc)
+{
+    jmp_buf registers;
+    __builtin_unwind_init();
+    if (setjmp(registers) == 0) scan_stack_words(gc);
+    /* Keep this frame, and the registers saved in it, alive during the
+     * call: no tail call. */
+    __asm__ volatile("" : : "r"(&registers) : "memory");
+}

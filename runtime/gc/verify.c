@@ -1,0 +1,257 @@
+/*
+ * verify.c — the heap verifier (TIDE_GC_DEBUG=verify), run before and after
+ * collections, world stopped.
+ *
+ * It checks the invariant of gc_internal.h: every object on a list has a
+ * valid header type and is on the right list for its flags; every
+ * reference held by any object, by any thread's stack (every slot, up to
+ * the EXTRA_STACK room), by the registry, the per-type metatables, the
+ * string table and the GC handles points at the start of an object of the
+ * heap (or the main thread) whose header type matches the reference. Keys
+ * of empty or dead hash entries are not references and are skipped. The
+ * first violation stops the process with a message naming the object,
+ * the reference and the moment (before/after a collection).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gc_internal.h"
+#include "../vm/tables.h"
+
+typedef struct Verifier {
+    GlobalState *g;
+    GCState *gc;
+    const char *when;
+    uintptr_t *addrs; /* every object, sorted */
+    size_t n;
+} Verifier;
+
+static const char *type_name(int tt)
+{
+    switch (tt) {
+    case HT_SHRSTR: return "short string";
+    case HT_LNGSTR: return "long string";
+    case HT_TABLE: return "table";
+    case HT_LCL: return "Lua closure";
+    case HT_CCL: return "C closure";
+    case HT_UDATA: return "userdata";
+    case HT_THREAD: return "thread";
+    case HT_PROTO: return "prototype";
+    case HT_UPVAL: return "upvalue";
+    case HT_PART: return "table part";
+    default: return NULL;
+    }
+}
+
+static _Noreturn void fail(Verifier *v, const void *obj, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "tide: TIDE_GC_DEBUG=verify: heap corrupt %s: ", v->when);
+    if (obj != NULL) {
+        const char *tn = type_name(((const GCObject *)obj)->tt);
+        fprintf(stderr, "%s %p: ", tn != NULL ? tn : "object", obj);
+    }
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    abort();
+}
+
+static int is_object(Verifier *v, const void *p)
+{
+    uintptr_t a = (uintptr_t)p;
+    size_t lo = 0, hi = v->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v->addrs[mid] < a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < v->n && v->addrs[lo] == a;
+}
+
+/* [from] references [to], which must be an object of type [tt] (-1: any). */
+static void check_ref(Verifier *v, const void *from, const char *what, const GCObject *to, int tt)
+{
+    if (!is_object(v, to)) fail(v, from, "%s points at %p, which is not a live object", what, (const void *)to);
+    if (tt >= 0 && to->tt != tt)
+        fail(v, from, "%s points at a %s where a %s belongs", what,
+             type_name(to->tt) ? type_name(to->tt) : "bad header", type_name(tt));
+}
+
+static void check_value(Verifier *v, const void *from, const char *what, const TValue *tv)
+{
+    if (iscollectable(tv)) check_ref(v, from, what, gcvalue(tv), withvariant(rawtt(tv)));
+}
+
+static void check_part(Verifier *v, const Table *t, const void *payload, size_t needed)
+{
+    const GCObject *p = obj2gco(part_of(payload));
+    check_ref(v, t, "a storage pointer", p, HT_PART);
+    if (((const Part *)p)->nbytes < needed)
+        fail(v, t, "its part of %u bytes is smaller than the %zu it uses", (unsigned)((const Part *)p)->nbytes,
+             needed);
+}
+
+static void check_table(Verifier *v, const Table *t)
+{
+    if (t->metatable != NULL) check_ref(v, t, "its metatable", obj2gco(t->metatable), HT_TABLE);
+    if (t->asize > 0) {
+        check_part(v, t, t->array, (size_t)t->asize * sizeof(TValue));
+        for (uint32_t i = 0; i < t->asize; i++) check_value(v, t, "an array slot", &t->array[i]);
+    }
+    if (tab_isdummy(t)) return;
+    check_part(v, t, t->node, (size_t)sizenode(t) * sizeof(Node));
+    for (uint32_t i = 0; i < sizenode(t); i++) {
+        const Node *n = &t->node[i];
+        if (isempty(gval(n))) continue;
+        check_value(v, t, "a hash value", gval(n));
+        if (n->key_tt & BIT_COLLECTABLE) check_ref(v, t, "a hash key", n->key_val.gc, withvariant(n->key_tt));
+    }
+}
+
+static void check_proto(Verifier *v, const Proto *f)
+{
+    if (f->source != NULL) check_ref(v, f, "its source", obj2gco(f->source), -1);
+    for (int i = 0; i < f->sizek; i++) check_value(v, f, "a constant", &f->k[i]);
+    for (int i = 0; i < f->sizep; i++)
+        if (f->p[i] != NULL) check_ref(v, f, "a nested prototype", obj2gco(f->p[i]), HT_PROTO);
+    for (int i = 0; i < f->sizeupvalues; i++)
+        if (f->upvalues[i].name != NULL) check_ref(v, f, "an upvalue name", obj2gco(f->upvalues[i].name), -1);
+    for (int i = 0; i < f->sizelocvars; i++)
+        if (f->locvars[i].varname != NULL) check_ref(v, f, "a local name", obj2gco(f->locvars[i].varname), -1);
+}
+
+static void check_thread(Verifier *v, const lua_State *th)
+{
+    if (th->stack == NULL) return;
+    for (StkId o = th->stack; o < th->stack_last + EXTRA_STACK; o++) check_value(v, th, "a stack slot", s2v(o));
+    for (const UpVal *uv = th->openupval; uv != NULL; uv = uv->u.open.next) {
+        check_ref(v, th, "an open upvalue", obj2gco(uv), HT_UPVAL);
+        if (!upval_isopen(uv)) fail(v, th, "a closed upvalue is on its open list");
+    }
+}
+
+static void check_object(Verifier *v, const GCObject *o)
+{
+    switch (o->tt) {
+    case HT_TABLE:
+        check_table(v, (const Table *)o);
+        break;
+    case HT_LCL: {
+        const LClosure *cl = (const LClosure *)o;
+        if (cl->p != NULL) check_ref(v, o, "its prototype", obj2gco(cl->p), HT_PROTO);
+        for (int i = 0; i < cl->nupvalues; i++)
+            if (cl->upvals[i] != NULL) check_ref(v, o, "an upvalue", obj2gco(cl->upvals[i]), HT_UPVAL);
+        break;
+    }
+    case HT_CCL: {
+        const CClosure *cl = (const CClosure *)o;
+        for (int i = 0; i < cl->nupvalues; i++) check_value(v, o, "an upvalue", &cl->upvalue[i]);
+        break;
+    }
+    case HT_UDATA: {
+        const Udata *u = (const Udata *)o;
+        if (u->metatable != NULL) check_ref(v, o, "its metatable", obj2gco(u->metatable), HT_TABLE);
+        for (int i = 0; i < u->nuvalue; i++) check_value(v, o, "a user value", &u->uv[i]);
+        break;
+    }
+    case HT_THREAD:
+        check_thread(v, (const lua_State *)o);
+        break;
+    case HT_PROTO:
+        check_proto(v, (const Proto *)o);
+        break;
+    case HT_UPVAL: {
+        const UpVal *uv = (const UpVal *)o;
+        if (uv->v != NULL) check_value(v, o, "its value", uv->v);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* --- collecting the addresses ---------------------------------------------------- */
+
+static size_t count_list(const GCObject *o)
+{
+    size_t n = 0;
+    for (; o != NULL; o = gc_link(o)) n++;
+    return n;
+}
+
+static void add_list(Verifier *v, const GCObject *o)
+{
+    for (; o != NULL; o = gc_link(o)) v->addrs[v->n++] = (uintptr_t)o;
+}
+
+static int compare_addrs(const void *a, const void *b)
+{
+    uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Check the headers and flags of list [o]: [parts] says whether it is the
+ * parts list; [flags] the finalization flags every member must have. */
+static void check_list(Verifier *v, const GCObject *o, int parts, uint8_t flags)
+{
+    const uint8_t finbits = GCF_FINALIZABLE | GCF_FINALIZED;
+    for (; o != NULL; o = gc_link(o)) {
+        if (type_name(o->tt) == NULL) fail(v, NULL, "object %p has the bad header type %d", (const void *)o, o->tt);
+        if ((o->tt == HT_PART) != parts) fail(v, o, "is on the wrong list");
+        if ((o->flags & finbits) != flags) fail(v, o, "has finalization flags 0x%x on a list that needs 0x%x",
+                                               o->flags & finbits, flags);
+        check_object(v, o);
+    }
+}
+
+static void check_handle_value(void *ud, const TValue *tv)
+{
+    check_value(ud, NULL, "a GC handle", tv);
+}
+
+void gc_verify_heap(lua_State *L, const char *when)
+{
+    GlobalState *g = G(L);
+    GCState *gc = g->gc;
+    Verifier v = { g, gc, when, NULL, 0 };
+    size_t count = count_list(gc->objs) + count_list(gc->parts) + count_list(gc->finobj) +
+                   count_list(gc->tobefnz) + count_list(gc->fixed) + 1;
+    v.addrs = g->frealloc(g->ud, NULL, 0, count * sizeof(uintptr_t));
+    if (v.addrs == NULL) {
+        fprintf(stderr, "tide: TIDE_GC_DEBUG=verify: no memory to verify the heap %s\n", when);
+        return;
+    }
+    add_list(&v, gc->objs);
+    add_list(&v, gc->parts);
+    add_list(&v, gc->finobj);
+    add_list(&v, gc->tobefnz);
+    add_list(&v, gc->fixed);
+    if (g->mainthread != NULL) v.addrs[v.n++] = (uintptr_t)g->mainthread;
+    qsort(v.addrs, v.n, sizeof(uintptr_t), compare_addrs);
+    for (size_t i = 1; i < v.n; i++)
+        if (v.addrs[i] == v.addrs[i - 1]) fail(&v, (const void *)v.addrs[i], "is on two lists");
+
+    check_list(&v, gc->objs, 0, 0);
+    check_list(&v, gc->parts, 1, 0);
+    check_list(&v, gc->finobj, 0, GCF_FINALIZABLE);
+    check_list(&v, gc->tobefnz, 0, GCF_FINALIZABLE | GCF_FINALIZED);
+    check_list(&v, gc->fixed, 0, 0);
+    if (g->mainthread != NULL) check_thread(&v, g->mainthread);
+    check_value(&v, NULL, "the registry", &g->l_registry);
+    for (int i = 0; i < LUA_NUMTYPES; i++)
+        if (g->mt[i] != NULL) check_ref(&v, NULL, "a type's metatable", obj2gco(g->mt[i]), HT_TABLE);
+    const StringTable *tb = &g->strt;
+    for (int i = 0; tb->hash != NULL && i < tb->size; i++) {
+        for (const TString *ts = tb->hash[i]; ts != NULL; ts = ts->u.hnext) {
+            check_ref(&v, NULL, "the string table", obj2gco(ts), HT_SHRSTR);
+            if ((ts->hash & (unsigned)(tb->size - 1)) != (unsigned)i) fail(&v, ts, "is in the wrong bucket");
+        }
+    }
+    gc_handles_foreach(gc, check_handle_value, &v);
+    g->frealloc(g->ud, v.addrs, count * sizeof(uintptr_t), 0);
+}
