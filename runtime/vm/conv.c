@@ -224,7 +224,7 @@ lua_Integer conv_idiv(lua_State *L, lua_Integer m, lua_Integer n)
     if ((lua_Unsigned)n + 1u <= 1u) { /* n is 0 or -1 */
         if (n == 0) {
             if (L == NULL) return 0;
-            dbg_runerror(L, "attempt to perform 'n//0'");
+            dbg_runerror(L, "attempt to divide by zero");
         }
         return intop(-, 0, m); /* m // -1 == -m, wrapping for mininteger */
     }

@@ -35,7 +35,7 @@ TIDE_INTERNAL int conv_tointegerns(const TValue *obj, lua_Integer *p, F2Imod mod
 TIDE_INTERNAL int conv_flttointns(lua_Number n, lua_Integer *p, F2Imod mode);
 
 /* Integer operations with Lua's semantics (floor division and modulo toward
- * minus infinity; division by zero raises "attempt to perform 'n//0'" /
+ * minus infinity; division by zero raises "attempt to divide by zero" /
  * "attempt to perform 'n%%0'"; shifts of 64 or more give 0). */
 TIDE_INTERNAL lua_Integer conv_idiv(lua_State *L, lua_Integer m, lua_Integer n);
 TIDE_INTERNAL lua_Integer conv_mod(lua_State *L, lua_Integer m, lua_Integer n);

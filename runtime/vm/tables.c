@@ -316,7 +316,7 @@ static void insert_new(lua_State *L, Table *t, const TValue *key, const TValue *
 void tab_newkey(lua_State *L, Table *t, const TValue *key, const TValue *value)
 {
     TValue normalized;
-    if (luai_unlikely(ttisnil(key))) dbg_runerror(L, "index is nil");
+    if (luai_unlikely(ttisnil(key))) dbg_runerror(L, "table index is nil");
     if (ttisfloat(key)) {
         lua_Number n = fltvalue(key);
         lua_Integer i;
@@ -324,7 +324,7 @@ void tab_newkey(lua_State *L, Table *t, const TValue *key, const TValue *value)
             setivalue(&normalized, i);
             key = &normalized;
         } else if (luai_unlikely(n != n)) {
-            dbg_runerror(L, "index is NaN");
+            dbg_runerror(L, "table index is NaN");
         }
     }
     tab_invalidate_tm(t);

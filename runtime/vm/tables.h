@@ -61,7 +61,7 @@ static inline const TValue *tab_getshortstr_inline(const Table *t, const TString
 #define tab_getint_fast(t, k) \
     ((lua_Unsigned)(k) - 1u < (t)->asize ? (const TValue *)&(t)->array[(k) - 1] : tab_getint((t), (k)))
 
-/* Raw t[key] = value (nil value removes). Raises "index is nil" / "index is
+/* Raw t[key] = value (nil value removes). Raises "table index is nil" / "table index is
  * NaN". Runs the barrier and clears the metamethod cache. May allocate. */
 TIDE_INTERNAL void tab_set(lua_State *L, Table *t, const TValue *key, const TValue *value);
 TIDE_INTERNAL void tab_setint(lua_State *L, Table *t, lua_Integer key, const TValue *value);

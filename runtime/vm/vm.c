@@ -1202,7 +1202,7 @@ returning: /* continue the frame of [ci]; trap already set */
             vmbreak;
         }
         vmcase(OP_IDIVK) {
-            savestate(); /* "attempt to perform 'n//0'" */
+            savestate(); /* "attempt to divide by zero" */
             op_arithK(op_iidiv, op_fidiv);
             vmbreak;
         }
