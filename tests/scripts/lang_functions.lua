@@ -26,8 +26,7 @@ print(count_nils(nil, 1, nil, nil)) -- expect: 3
 local function pass(...) return ... end
 print(pass(1, 2, 3), pass(4, 5)) -- expect: 1	4	5
 print((pass(1, 2, 3))) -- expect: 1
--- (#{...} with holes may be any border, 1 or 3 here: the manual leaves it open)
-local function packed(...) local t = table.pack(...) return t.n, t[3], #{ ... } > 0 end
+local function packed(...) local t = table.pack(...) return t.n, t[3], #{ ... } > 0 end -- # of {1,nil,3,nil}: any border
 print(packed(1, nil, 3, nil)) -- expect: 4	3	true
 print(select(-1, 1, 2, 3), select(2, "a", "b", "c")) -- expect: 3	b	c
 print(pcall(select, 0, 1)) -- expect: false	bad argument #1 to 'select' (index out of range)
