@@ -16,8 +16,8 @@
 #include "../vm/calls.h"
 #include "../vm/debuginfo.h"
 
-/* The largest request an object or block may make (leaves room for the
- * prefix and keeps intptr_t arithmetic on sizes safe). */
+/* The largest request an object or block may make (keeps intptr_t
+ * arithmetic on sizes safe). */
 #define GC_MAX_BLOCK ((size_t)PTRDIFF_MAX / 2)
 
 /* --- accounting ------------------------------------------------------------ */
@@ -55,7 +55,7 @@ static void alloc_collect_slow(lua_State *L, GCState *gc)
     gc_collect(L, GC_REASON_ALLOCATION);
     /* Finalizers never run here; if a program without frames may run them
      * at the next safe point, ask for one. */
-    if (gc->tobefnz != NULL && gc->frame == 0 && gc->g->gc_debt <= 0) gc->g->gc_debt = 1;
+    if (gc_pending_count(gc) > 0 && gc->frame == 0 && gc->g->gc_debt <= 0) gc->g->gc_debt = 1;
 }
 
 static inline void alloc_maybe_collect(lua_State *L, GCState *gc)
@@ -125,52 +125,78 @@ int gc_vec_grow(GCState *gc, GCVec *v)
     return 1;
 }
 
+void gc_vec_free(GCState *gc, GCVec *v)
+{
+    if (v->items != NULL) gc_internal_realloc(gc, v->items, v->cap * sizeof(void *), 0);
+    v->items = NULL;
+    v->n = v->cap = 0;
+}
+
 /* --- objects ------------------------------------------------------------------------- */
 
-/* A zeroed object of [size] bytes after a [prefix], not yet on any list. */
-static GCObject *new_object(lua_State *L, int tt, size_t size, size_t prefix)
+static int grow_index(GCState *gc)
+{
+    size_t ncap = gc->index_cap == 0 ? 1024 : gc->index_cap * 2;
+    if (ncap > GC_MAX_BLOCK / sizeof(uintptr_t)) return 0;
+    uintptr_t *index = gc_internal_realloc(gc, gc->index, gc->index_cap * sizeof(uintptr_t),
+                                           ncap * sizeof(uintptr_t));
+    if (index == NULL) return 0;
+    gc->index = index;
+    gc->index_cap = ncap;
+    return 1;
+}
+
+/* Room for one more entry in the index, after an emergency collection if
+ * need be (the caller's new block is in no index yet: the collection does
+ * not see it). */
+static int reserve_entry(lua_State *L, GCState *gc)
+{
+    if (luai_likely(gc->nindex < gc->index_cap) || grow_index(gc)) return 1;
+    if (!gc_may_collect(gc)) return 0;
+    gc_collect(L, GC_REASON_EMERGENCY);
+    return gc->nindex < gc->index_cap || grow_index(gc);
+}
+
+/* A zeroed object of [size] bytes, in the index. */
+static GCObject *new_object(lua_State *L, int tt, size_t size)
 {
     GCState *gc = gc_state(L);
     alloc_maybe_collect(L, gc);
     if (luai_unlikely(size > GC_MAX_BLOCK)) gc_memerror(L);
-    size_t bsize = size + prefix;
-    char *block = obtain(L, gc, NULL, 0, 0, bsize); /* lua.h: osize 0 for new blocks */
-    if (luai_unlikely(block == NULL)) gc_memerror(L);
-    account_alloc(gc, bsize);
-    gc_note_range(gc, block, bsize);
-    GCObject *o = (GCObject *)(void *)(block + prefix);
+    GCObject *o = obtain(L, gc, NULL, 0, 0, size); /* lua.h: osize 0 for a new block */
+    if (luai_unlikely(o == NULL)) gc_memerror(L);
+    if (luai_unlikely(!reserve_entry(L, gc))) {
+        gc->g->frealloc(gc->g->ud, o, size, 0);
+        gc_memerror(L);
+    }
+    account_alloc(gc, size);
+    gc_note_range(gc, o, size);
     memset(o, 0, size);
     o->tt = (uint8_t)tt;
+    gc->index[gc->nindex++] = gc_make_entry(o, size);
     return o;
 }
 
 GCObject *gc_new(lua_State *L, int tt, size_t size)
 {
     lua_assert(tt != HT_PART && size >= sizeof(GCObject));
-    GCObject *o = new_object(L, tt, size, GC_OBJ_PREFIX);
-    GCState *gc = gc_state(L);
-    gc_link(o) = gc->objs;
-    gc->objs = o;
-    return o;
+    return new_object(L, tt, size);
 }
 
 /* Nothing moves yet: a pinned object is an ordinary one. */
 GCObject *gc_new_pinned(lua_State *L, int tt, size_t size)
 {
-    return gc_new(L, tt, size);
+    return new_object(L, tt, size);
 }
 
+/* Part.pad holds the position of the Part's index entry (kept up to date
+ * by the sweep's compaction). */
 void *gc_new_part(lua_State *L, size_t nbytes)
 {
     if (luai_unlikely(nbytes > UINT32_MAX)) gc_memerror(L);
-    GCObject *o = new_object(L, HT_PART, sizeof(Part) + nbytes, GC_PART_PREFIX);
-    Part *p = (Part *)(void *)o;
+    Part *p = (Part *)(void *)new_object(L, HT_PART, sizeof(Part) + nbytes);
     p->nbytes = (uint32_t)nbytes;
-    GCState *gc = gc_state(L);
-    gc_prevlink(o) = NULL;
-    gc_link(o) = gc->parts;
-    if (gc->parts != NULL) gc_prevlink(gc->parts) = o;
-    gc->parts = o;
+    p->pad = (uint32_t)(gc_state(L)->nindex - 1);
     return part_payload(p);
 }
 
@@ -179,43 +205,30 @@ void *gc_new_part(lua_State *L, size_t nbytes)
 void gc_release_part(lua_State *L, void *payload)
 {
     GCState *gc = gc_state(L);
-    GCObject *o = obj2gco(part_of(payload));
-    lua_assert(o->tt == HT_PART);
-    GCObject *next = gc_link(o), *prev = gc_prevlink(o);
-    if (prev != NULL)
-        gc_link(prev) = next;
-    else
-        gc->parts = next;
-    if (next != NULL) gc_prevlink(next) = prev;
-    gc_free_object_block(gc, o);
+    Part *p = part_of(payload);
+    lua_assert(p->hdr.tt == HT_PART && gc_entry_object(gc->index[p->pad]) == obj2gco(p));
+    gc->index[p->pad] = 0;
+    gc_free_object_block(gc, obj2gco(p));
 }
 
 void gc_free_object_block(GCState *gc, GCObject *o)
 {
-    size_t prefix = gc_prefix_of(o);
-    size_t bsize = gc_object_size(o) + prefix;
-    char *block = (char *)o - prefix;
-    if (gc->poison) memset(block, GC_POISON_BYTE, bsize);
-    gc->g->frealloc(gc->g->ud, block, bsize, 0);
-    account_free(gc, bsize);
+    size_t size = gc_object_size(o);
+    if (gc->poison) memset(o, GC_POISON_BYTE, size);
+    gc->g->frealloc(gc->g->ud, o, size, 0);
+    account_free(gc, size);
 }
 
-/* Fixed objects are made at state creation (names, reserved words), right
- * after their allocation, so the search for the link is short. */
+/* Fixed objects are made at state creation (names, reserved words). */
 void gc_fix(lua_State *L, GCObject *o)
 {
     GCState *gc = gc_state(L);
-    GCObject **p = &gc->objs;
-    while (*p != o) {
-        if (*p == NULL) {
-            lua_assert(0); /* not an ordinary object (a Part, or finalizable) */
-            return;
-        }
-        p = &gc_link(*p);
+    if (gc_isfixed(o)) return;
+    if (!gc_isleaf(o->tt)) { /* to be traversed by every collection */
+        if (gc->fixed.n == gc->fixed.cap && !gc_vec_grow(gc, &gc->fixed)) gc_memerror(L);
+        gc->fixed.items[gc->fixed.n++] = o;
     }
-    *p = gc_link(o);
-    gc_link(o) = gc->fixed;
-    gc->fixed = o;
+    o->age = GC_AGE_FIXED;
 }
 
 size_t gc_object_size(const GCObject *o)

@@ -79,7 +79,7 @@ void gc_collect(lua_State *L, GCReason reason)
     gc_clear_by_values(gc, 0, 0);
     gc_handles_clear(gc, HANDLE_WEAK);
     /* 3 */
-    for (GCObject *o = gc_separate_tobefnz(gc, 0); o != NULL; o = gc_link(o)) gc_mark(gc, o);
+    for (size_t i = gc_separate_tobefnz(gc, 0); i < gc->tobefnz.n; i++) gc_mark(gc, gc->tobefnz.items[i]);
     gc_propagate(gc);
     gc_converge_ephemerons(gc);
     /* 4 */
@@ -88,6 +88,10 @@ void gc_collect(lua_State *L, GCReason reason)
     gc_handles_clear(gc, HANDLE_WEAK_TRACK);
     /* 5 */
     gc_sweep(L, reason == GC_REASON_SAFE_POINT);
+    /* The grey stack is scratch: the peak of one collection (a table of a
+     * million entries) should not stay in the heap's count. It regrows in
+     * a few doublings, and a failed growth only means a rescan. */
+    if (gc->grey.cap > 4096) gc_vec_free(gc, &gc->grey);
     gc->live = gc->total;
     gc->threshold = next_threshold(gc);
     gc->collections++;

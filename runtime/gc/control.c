@@ -51,34 +51,6 @@ int gc_init(lua_State *L)
     return 1;
 }
 
-static void free_list(lua_State *L, GCObject *o)
-{
-    lua_State *mainth = G(L)->mainthread;
-    while (o != NULL) {
-        GCObject *next = gc_link(o);
-        if (o != obj2gco(mainth)) gc_free_object(L, o);
-        o = next;
-    }
-}
-
-static void free_parts(GCState *gc)
-{
-    GCObject *o = gc->parts;
-    while (o != NULL) {
-        GCObject *next = gc_link(o);
-        gc_free_object_block(gc, o);
-        o = next;
-    }
-    gc->parts = NULL;
-}
-
-static void free_vec(GCState *gc, GCVec *v)
-{
-    if (v->items != NULL) gc_internal_realloc(gc, v->items, v->cap * sizeof(void *), 0);
-    v->items = NULL;
-    v->n = v->cap = 0;
-}
-
 /*
  * lua_close, after the main thread's upvalues and tbc variables are closed:
  * pending finalizers run, then the finalizers of every object still marked
@@ -98,21 +70,23 @@ void gc_freeall(lua_State *L)
     gc_separate_tobefnz(gc, 1);
     gc_run_finalizers(L, 0);
 
-    free_list(L, gc->objs);
-    free_list(L, gc->finobj);
-    free_list(L, gc->tobefnz);
-    free_list(L, gc->fixed);
-    gc->objs = gc->finobj = gc->tobefnz = gc->tobefnz_tail = gc->fixed = NULL;
-    free_parts(gc);
+    for (size_t i = 0; i < gc->nindex; i++)
+        if (gc->index[i] != 0) gc_free_object(L, gc_entry_object(gc->index[i]));
+    gc->nindex = 0;
+    if (gc->index != NULL) gc_internal_realloc(gc, gc->index, gc->index_cap * sizeof(uintptr_t), 0);
+    gc->index = NULL;
     if (g->strt.hash != NULL) gc_raw_free(L, g->strt.hash, (size_t)g->strt.size * sizeof(TString *));
     g->strt.hash = NULL;
     g->strt.size = g->strt.nuse = 0;
 
     gc_handles_free_all(gc);
-    free_vec(gc, &gc->grey);
-    free_vec(gc, &gc->weak);
-    free_vec(gc, &gc->ephemeron);
-    free_vec(gc, &gc->allweak);
+    gc_vec_free(gc, &gc->finobj);
+    gc_vec_free(gc, &gc->tobefnz);
+    gc_vec_free(gc, &gc->fixed);
+    gc_vec_free(gc, &gc->grey);
+    gc_vec_free(gc, &gc->weak);
+    gc_vec_free(gc, &gc->ephemeron);
+    gc_vec_free(gc, &gc->allweak);
     if (gc->cand != NULL) gc_internal_realloc(gc, gc->cand, gc->cand_cap * sizeof(uintptr_t), 0);
     g->gc = NULL;
     g->frealloc(g->ud, gc, sizeof(GCState), 0);

@@ -15,16 +15,19 @@
  * step walks the heap for marked weak tables instead; all steps are
  * idempotent, so walking more tables than needed is only slower.
  *
- * Finalizers. gc_checkfinalizer moves an object whose metatable has __gc
- * from objs to finobj. A collection moves the unreached ones of finobj to
- * tobefnz (in finobj's order: newest first, the reverse of marking) and
- * marks them again — resurrection — after weak values were cleared and
- * before weak keys are (the manual's order). Finalizers run later, at safe
- * points, on the mutator: each object goes back to objs as an ordinary
- * object (freed by a later collection when unreachable) and its __gc, found
- * at that moment, is called protected, with the collector stopped and hooks
- * off; an error becomes the warning "error in __gc (msg)" as in Lua 5.4.
+ * Finalizers. gc_checkfinalizer appends an object whose metatable has
+ * __gc to finobj. A collection moves the unreached ones of finobj to
+ * tobefnz, newest first (the reverse order of marking, as the manual
+ * says), and marks them again — resurrection — after weak values were
+ * cleared and before weak keys are (the manual's order). Finalizers run
+ * later, at safe points, on the mutator: each object leaves tobefnz as an
+ * ordinary object (freed by a later collection when unreachable) and its
+ * __gc, found at that moment, is called protected, with the collector
+ * stopped and hooks off; an error becomes the warning "error in __gc
+ * (msg)" as in Lua 5.4.
  */
+#include <string.h>
+
 #include "gc_internal.h"
 #include "../vm/calls.h"
 #include "../vm/metamethods.h"
@@ -44,18 +47,18 @@ void gc_weak_note(GCState *gc, GCVec *list, Table *t)
 
 typedef int (*WeakFn)(GCState *gc, Table *t);
 
-/* Apply [fn] to every marked table of weak mode [mode] found on the lists;
+/* Apply [fn] to every marked table of weak mode [mode] in the index;
  * returns the OR of the results. */
 static int walk_weak(GCState *gc, int mode, WeakFn fn)
 {
-    GCObject *lists[3] = { gc->objs, gc->finobj, gc->tobefnz };
     int result = 0;
-    for (int l = 0; l < 3; l++) {
-        for (GCObject *o = lists[l]; o != NULL; o = gc_link(o)) {
-            if (o->tt != HT_TABLE || !gc_ismarked(gc, o)) continue;
-            Table *t = gco2t(o);
-            if (t->metatable != NULL && gc_weakmode(gc, t->metatable) == mode) result |= fn(gc, t);
-        }
+    for (size_t i = 0; i < gc->nindex; i++) {
+        uintptr_t e = gc->index[i];
+        if (e == 0) continue;
+        GCObject *o = gc_entry_object(e);
+        if (o->tt != HT_TABLE || !gc_ismarked(gc, o)) continue;
+        Table *t = gco2t(o);
+        if (t->metatable != NULL && gc_weakmode(gc, t->metatable) == mode) result |= fn(gc, t);
     }
     return result;
 }
@@ -152,40 +155,41 @@ void gc_checkfinalizer(lua_State *L, GCObject *o, Table *mt)
     TString *name = g->tmname[TM_GC];
     if (name == NULL || (mt->flags & (1u << TM_GC))) return;
     if (tm_get(mt, TM_GC, name) == NULL) return;
-    /* Move o from objs to finobj. It was usually made just before, so it
-     * is near the head. */
-    GCObject **p = &gc->objs;
-    while (*p != o) {
-        if (*p == NULL) {
-            lua_assert(0); /* not an ordinary object */
-            return;
-        }
-        p = &gc_link(*p);
+    if (gc->finobj.n == gc->finobj.cap && !gc_vec_grow(gc, &gc->finobj)) {
+        if (gc_may_collect(gc)) gc_collect(L, GC_REASON_EMERGENCY);
+        if (gc->finobj.n == gc->finobj.cap && !gc_vec_grow(gc, &gc->finobj)) gc_memerror(L);
     }
-    *p = gc_link(o);
-    gc_link(o) = gc->finobj;
-    gc->finobj = o;
+    gc->finobj.items[gc->finobj.n++] = o;
     o->flags |= GCF_FINALIZABLE;
 }
 
-GCObject *gc_separate_tobefnz(GCState *gc, int all)
+size_t gc_separate_tobefnz(GCState *gc, int all)
 {
-    GCObject **p = &gc->finobj, *o, *first = NULL;
-    while ((o = *p) != NULL) {
-        if (!all && gc_ismarked(gc, o)) {
-            p = &gc_link(o);
-            continue;
-        }
-        *p = gc_link(o);
-        gc_link(o) = NULL;
-        if (gc->tobefnz_tail != NULL)
-            gc_link(gc->tobefnz_tail) = o;
-        else
-            gc->tobefnz = o;
-        gc->tobefnz_tail = o;
-        o->flags |= GCF_FINALIZED;
-        if (first == NULL) first = o;
+    GCVec *fin = &gc->finobj, *tbf = &gc->tobefnz;
+    if (gc->tobefnz_head > 0) { /* drop the slots of finalizers already run */
+        tbf->n -= gc->tobefnz_head;
+        memmove(tbf->items, tbf->items + gc->tobefnz_head, tbf->n * sizeof(void *));
+        gc->tobefnz_head = 0;
     }
+    size_t first = tbf->n;
+    /* Newest first: from the end of finobj. Kept objects slide down in
+     * place (j walks behind i), keeping their order. */
+    size_t keep = fin->n;
+    for (size_t i = fin->n; i-- > 0;) {
+        GCObject *o = fin->items[i];
+        int separate = all || !gc_ismarked(gc, o);
+        if (separate && (tbf->n < tbf->cap || gc_vec_grow(gc, tbf))) {
+            tbf->items[tbf->n++] = o;
+            o->flags |= GCF_FINALIZED;
+        } else {
+            if (separate) gc_mark(gc, o); /* no room: it waits, alive, for the next cycle */
+            fin->items[--keep] = o;
+        }
+    }
+    /* the kept ones are now fin->items[keep..n): move them to the front */
+    size_t nkept = fin->n - keep;
+    memmove(fin->items, fin->items + keep, nkept * sizeof(void *));
+    fin->n = nkept;
     return first;
 }
 
@@ -194,7 +198,7 @@ GCObject *gc_separate_tobefnz(GCState *gc, int all)
 int gc_can_run_finalizers(lua_State *L)
 {
     GCState *gc = gc_state(L);
-    return gc->tobefnz != NULL && !gc->collecting && gc->fin_running == 0;
+    return gc_pending_count(gc) > 0 && !gc->collecting && gc->fin_running == 0;
 }
 
 static void call_finalizer(lua_State *L, void *ud)
@@ -217,19 +221,17 @@ static void warn_finalizer_error(lua_State *L)
     g->warnf(g->ud_warn, ")", 0);
 }
 
-/* Take the first object of tobefnz back to objs and call its __gc. Returns
- * 0 (doing nothing) when the stack cannot make room for the call. */
+/* Take the first object of tobefnz back to the ordinary objects and call
+ * its __gc. Returns 0 (doing nothing) when the stack cannot make room for
+ * the call. */
 static int run_one_finalizer(lua_State *L)
 {
     GCState *gc = gc_state(L);
     /* Room for the function and its argument first: growing the stack may
-     * collect, and the object must still be on tobefnz (a root) then. */
+     * collect, and the object must still be in tobefnz (a root) then. */
     if (L->stack_last - L->top <= 2 && !call_growstack(L, 2, 0)) return 0;
-    GCObject *o = gc->tobefnz;
-    gc->tobefnz = gc_link(o);
-    if (gc->tobefnz == NULL) gc->tobefnz_tail = NULL;
-    gc_link(o) = gc->objs;
-    gc->objs = o;
+    GCObject *o = gc->tobefnz.items[gc->tobefnz_head++];
+    if (gc->tobefnz_head == gc->tobefnz.n) gc->tobefnz_head = gc->tobefnz.n = 0;
     o->flags &= (uint8_t)~(GCF_FINALIZABLE | GCF_FINALIZED);
     gc_frames_note_finalizer(gc);
 

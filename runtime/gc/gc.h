@@ -107,6 +107,28 @@ TIDE_INTERNAL void gc_step(lua_State *L);
 TIDE_INTERNAL void gc_fullgc(lua_State *L, int isemergency);
 /* lua_gc is implemented in gc/: the options of lua.h. */
 
+/* --- precise stretches of the C stack ------------------------------------------
+ * The conservative scan (rule 2) reads every word of the mutator's C stack,
+ * dead spill slots included: a VM frame that once held a table in a
+ * temporary keeps it alive, and `t = nil; collectgarbage()` would not free
+ * it, nor would a weak table lose the entry. So the VM marks its own frame
+ * precise while it calls out at points where everything it holds is also on
+ * a Lua stack (a C function call, a collection step): the scan skips
+ * [lo, hi) of every window on G(L)->stack_windows.
+ *
+ * Invariants: windows lie on the calling OS thread's stack, innermost
+ * (lowest) first, disjoint; a window is on the list only while the frame
+ * that owns it is live. call_rawrunprotected restores the list when an
+ * error or a yield unwinds past windows, and the panic path empties it. A
+ * window must not cover the spill slots of its frame's caller's registers:
+ * the VM enters through a frame that saves them above the window
+ * (vm_execute). Where the frame layout is not known (anything but x86-64)
+ * the VM pushes no windows and the whole stack is scanned. */
+typedef struct GCStackWindow {
+    uintptr_t lo, hi;
+    struct GCStackWindow *prev; /* the next window out (higher addresses) */
+} GCStackWindow;
+
 /* --- barriers -----------------------------------------------------------------
  * Required after every store into a heap object (rule 3). The collector of
  * issue 3 stops the world for whole collections, so no store can happen

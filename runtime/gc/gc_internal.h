@@ -1,48 +1,43 @@
 /*
  * gc_internal.h — the first collector's private state and the helpers its
- * parts share. Only the files of runtime/gc include it; the rest of the runtime sees
- * gc.h alone.
+ * parts share. Only the files of runtime/gc include it; the rest of the
+ * runtime sees gc.h alone.
  *
  * The collector of issue 3: stop-the-world, non-moving mark-and-sweep. It
  * runs on the mutator thread; nothing here is touched by any other OS thread
  * except the handle table's free list (handles.c), which is lock-free.
  *
- * Memory layout. Every object is one block of G(L)->frealloc with a hidden
- * prefix before its header, holding the links of the list the object is on:
+ * Memory. Every object is one block of G(L)->frealloc, exactly its size.
+ * The collector finds its objects through the object index: an array with
+ * one entry per object, in allocation order (compacted by each sweep). An
+ * entry is the object's address with a size class in its low 3 bits
+ * (objects are at least 8-byte aligned), so that the conservative scan can
+ * reject most objects without touching them (roots.c). A Part records its
+ * entry's position in Part.pad, so gc_release_part can clear the entry
+ * (0) and free the block at once. Every object is in the index except the
+ * main thread, which lua_newstate allocates itself.
  *
- *     ordinary objects:  [next][GCObject header ...]          prefix 8 bytes
- *     Parts:             [prev][next][GCObject header ...]    prefix 16 bytes
- *
- * The object pointer points at the header; gc_link(o) is the next link,
- * gc_prevlink(p) (Parts only) the previous one, so that gc_release_part can
- * unlink and free a Part at once.
- *
- * Lists (every object is on exactly one, except the main thread, which
- * lua_newstate allocates itself and which is on none):
- *     objs     ordinary objects, newest first
- *     parts    table storage (doubly linked)
- *     finobj   objects marked for finalization (GCF_FINALIZABLE), newest
- *              first, so that walking it meets them in the reverse order of
- *              marking — the order the manual gives finalizers
+ * Besides the index, two ordered arrays:
+ *     finobj   objects marked for finalization (GCF_FINALIZABLE), in the
+ *              order they were marked
  *     tobefnz  unreachable finalizable objects waiting for their finalizer
- *              (GCF_FINALIZABLE | GCF_FINALIZED), in the order they will run;
- *              roots until then
- *     fixed    never collected (gc_fix); roots
+ *              (GCF_FINALIZABLE | GCF_FINALIZED), in the order they will run
+ *              (from tobefnz_head); roots until then
+ * Fixed objects (gc_fix) carry age == GC_AGE_FIXED and are never freed;
+ * those that are not strings are also listed in [fixed], to be marked.
  *
  * Mark bits. GCObject.marked == gc->epoch means "reached in this cycle". The
  * epoch alternates between 1 and 2 at the start of each collection, so a
  * survivor needs no unmarking; a new object has 0 (white in both epochs).
- * Objects no sweep visits (fixed, the main thread, finobj, tobefnz) are
- * marked afresh by every collection (fixed ones are reset first, see
- * roots.c), so a stale mark from two cycles ago never hides a traversal.
+ * Objects the sweep keeps without a mark (fixed ones) and the main thread
+ * are marked afresh by every collection when they can reference anything.
  *
  * Invariant between collections (checked by verify.c): every collectable
- * value held by an object on a list, by a stack slot of a thread on a list
- * (or the main thread), by the registry, the per-type metatables or a GC
- * handle refers to an object on a list, the main thread or a fixed object,
- * whose header type matches the value's tag. Stack slots above a thread's
- * bound (the highest of its top and its Lua frames' tops) are nil after
- * every collection (mark.c).
+ * value held by an indexed object, by a stack slot of a thread (or the main
+ * thread), by the registry, the per-type metatables or a GC handle refers
+ * to an indexed object or the main thread, whose header type matches the
+ * value's tag. Stack slots above a thread's bound are nil after every
+ * collection (mark.c).
  */
 #ifndef TIDE_GC_INTERNAL_H
 #define TIDE_GC_INTERNAL_H
@@ -69,12 +64,22 @@
 /* Objects with nothing to traverse: marking them is setting the bit. */
 #define gc_isleaf(tt) (novariant(tt) == LUA_TSTRING || (tt) == HT_PART)
 
-/* --- the hidden prefix -------------------------------------------------------- */
-#define GC_OBJ_PREFIX ((size_t)8)
-#define GC_PART_PREFIX ((size_t)16)
-#define gc_link(o) (((GCObject **)(void *)(o))[-1])
-#define gc_prevlink(p) (((GCObject **)(void *)(p))[-2])
-#define gc_prefix_of(o) ((o)->tt == HT_PART ? GC_PART_PREFIX : GC_OBJ_PREFIX)
+/* --- the object index -------------------------------------------------------- */
+/* An entry: address | size class. Class c < 7 means the object is at most
+ * GC_CLASS_BOUND(c) bytes; 7 means "ask gc_object_size". */
+#define GC_CLASS_MASK ((uintptr_t)7)
+#define GC_CLASS_BOUND(c) ((size_t)32 << (c))
+#define gc_entry_object(e) ((GCObject *)(void *)((e) & ~GC_CLASS_MASK))
+#define gc_entry_class(e) ((int)((e) & GC_CLASS_MASK))
+static inline uintptr_t gc_make_entry(const GCObject *o, size_t size)
+{
+    int c = 0;
+    while (c < 7 && size > GC_CLASS_BOUND(c)) c++;
+    return (uintptr_t)o | (uintptr_t)c;
+}
+/* GCObject.age of a fixed object (this collector has no ages). */
+#define GC_AGE_FIXED 0xFF
+#define gc_isfixed(o) ((o)->age == GC_AGE_FIXED)
 
 /* --- pacing --------------------------------------------------------------------- */
 /* The heap may grow by at least this much between collections, however
@@ -130,12 +135,13 @@ typedef struct GCVec {
 typedef struct GCState {
     GlobalState *g;
 
-    /* --- lists (see the top of this file) --- */
-    GCObject *objs;
-    GCObject *parts;
-    GCObject *finobj;
-    GCObject *tobefnz, *tobefnz_tail;
-    GCObject *fixed;
+    /* --- objects (see the top of this file) --- */
+    uintptr_t *index;       /* one entry per object; 0 = a released Part */
+    size_t nindex, index_cap;
+    GCVec finobj;           /* marked for finalization, oldest first */
+    GCVec tobefnz;          /* waiting for their finalizer, from tobefnz_head */
+    size_t tobefnz_head;
+    GCVec fixed;            /* fixed objects that are not strings */
     uintptr_t heap_lo, heap_hi; /* address range of every block ever allocated */
 
     /* --- accounting ---
@@ -201,8 +207,11 @@ typedef struct GCState {
 TIDE_INTERNAL void *gc_internal_realloc(GCState *gc, void *block, size_t osize, size_t nsize);
 /* Double [v]'s capacity (through gc_internal_realloc); 0 on failure. */
 TIDE_INTERNAL int gc_vec_grow(GCState *gc, GCVec *v);
+TIDE_INTERNAL void gc_vec_free(GCState *gc, GCVec *v);
 /* Give an object's block back (after any type-specific freeing). */
 TIDE_INTERNAL void gc_free_object_block(GCState *gc, GCObject *o);
+/* The pending finalizations: tobefnz from its head. */
+#define gc_pending_count(gc) ((gc)->tobefnz.n - (gc)->tobefnz_head)
 /* Record that a block lies at [block, block + size). */
 static inline void gc_note_range(GCState *gc, void *block, size_t size)
 {
@@ -271,8 +280,10 @@ TIDE_INTERNAL void gc_clear_by_values(GCState *gc, size_t wfrom, size_t afrom);
 /* Clear entries with unmarked keys from ephemeron and all-weak tables. */
 TIDE_INTERNAL void gc_clear_by_keys(GCState *gc);
 /* Move unmarked objects of finobj to tobefnz (all of them with [all]),
- * keeping their order; returns the first one moved, or NULL. */
-TIDE_INTERNAL GCObject *gc_separate_tobefnz(GCState *gc, int all);
+ * newest first (the reverse order of marking, the manual's order); returns
+ * the position in tobefnz of the first one moved. An object that finds no
+ * room in tobefnz stays in finobj, marked, for the next collection. */
+TIDE_INTERNAL size_t gc_separate_tobefnz(GCState *gc, int all);
 /* Run pending finalizers on [L]: all of them when [budget_ns] is 0, else
  * until the budget is spent (at least one). Returns how many ran. */
 TIDE_INTERNAL int gc_run_finalizers(lua_State *L, uint64_t budget_ns);
@@ -280,8 +291,8 @@ TIDE_INTERNAL int gc_run_finalizers(lua_State *L, uint64_t budget_ns);
 TIDE_INTERNAL int gc_can_run_finalizers(lua_State *L);
 
 /* --- sweep.c ---------------------------------------------------------------------- */
-/* Free every unmarked object of objs and parts; with [safe_point], also
- * shrink thread stacks and the string table. */
+/* Free every unmarked object, compacting the index; with [safe_point],
+ * also shrink thread stacks, the string table and the index. */
 TIDE_INTERNAL void gc_sweep(lua_State *L, int safe_point);
 /* Free one object (type-specific part and block). */
 TIDE_INTERNAL void gc_free_object(lua_State *L, GCObject *o);

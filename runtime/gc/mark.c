@@ -6,8 +6,8 @@
  * (strings, Parts); gc_propagate pops and traverses until the stack is
  * empty. Nothing recurses: the stack is an explicit array. When it cannot
  * grow, the object stays marked but untraversed and grey_overflow is set;
- * gc_propagate then traverses every marked object again (a rescan) until a
- * pass completes without overflow. Traversal is idempotent, so a rescan
+ * gc_propagate then traverses every marked object of the index again (a
+ * rescan) until a pass completes without overflow. Traversal is idempotent, so a rescan
  * only costs time.
  *
  * Weak tables are traversed by their mode (the raw "__mode" field of their
@@ -36,26 +36,20 @@ static void drain(GCState *gc)
     while (gc->grey.n > 0) gc_traverse(gc, gc->grey.items[--gc->grey.n]);
 }
 
-/* Traverse every marked object of list [o] (after a grey-stack overflow). */
-static void rescan_list(GCState *gc, GCObject *o)
-{
-    for (; o != NULL; o = gc_link(o)) {
-        if (gc_ismarked(gc, o) && !gc_isleaf(o->tt)) {
-            gc_traverse(gc, o);
-            drain(gc);
-        }
-    }
-}
-
 void gc_propagate(GCState *gc)
 {
     drain(gc);
-    while (gc->grey_overflow) {
+    while (gc->grey_overflow) { /* rescan: traverse every marked object */
         gc->grey_overflow = 0;
-        rescan_list(gc, gc->objs);
-        rescan_list(gc, gc->finobj);
-        rescan_list(gc, gc->tobefnz);
-        rescan_list(gc, gc->fixed);
+        for (size_t i = 0; i < gc->nindex; i++) {
+            uintptr_t e = gc->index[i];
+            if (e == 0) continue;
+            GCObject *o = gc_entry_object(e);
+            if (gc_ismarked(gc, o) && !gc_isleaf(o->tt)) {
+                gc_traverse(gc, o);
+                drain(gc);
+            }
+        }
         lua_State *mainth = gc->g->mainthread;
         if (mainth != NULL && gc_ismarked(gc, obj2gco(mainth))) {
             gc_traverse(gc, obj2gco(mainth));

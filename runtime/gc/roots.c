@@ -38,8 +38,10 @@ void gc_mark_roots(lua_State *L)
     GlobalState *g = G(L);
     GCState *gc = g->gc;
     /* Fixed objects are never swept, so a mark left from two cycles ago
-     * could equal this epoch: reset, then mark (and traverse). */
-    for (GCObject *o = gc->fixed; o != NULL; o = gc_link(o)) {
+     * could equal this epoch: reset, then mark (and traverse). Fixed
+     * strings need nothing: the sweeps keep them by their age. */
+    for (size_t i = 0; i < gc->fixed.n; i++) {
+        GCObject *o = gc->fixed.items[i];
         o->marked = 0;
         gc_mark(gc, o);
     }
@@ -54,7 +56,7 @@ void gc_mark_roots(lua_State *L)
     gc_handles_mark_strong(gc);
     /* finalizers still to run from earlier cycles: their objects (and what
      * those reach) stay whole until then */
-    for (GCObject *o = gc->tobefnz; o != NULL; o = gc_link(o)) gc_mark(gc, o);
+    for (size_t i = gc->tobefnz_head; i < gc->tobefnz.n; i++) gc_mark(gc, gc->tobefnz.items[i]);
     scan_c_stack(gc);
 }
 
@@ -104,28 +106,35 @@ static int compare_words(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Mark every object of list [o] that contains one of the sorted, distinct
- * words w[0..n). */
-static void mark_containing(GCState *gc, GCObject *o, const uintptr_t *w, size_t n)
+/* A filter of the 4 KiB pages the candidates fall in (one bit per hashed
+ * page), so that most objects are rejected from their index entry alone. */
+#define PAGE_FILTER_BITS 4096
+typedef struct PageFilter {
+    uint64_t bits[PAGE_FILTER_BITS / 64];
+} PageFilter;
+
+static inline unsigned page_hash(uintptr_t addr)
 {
-    uintptr_t first = w[0], last = w[n - 1];
-    for (; o != NULL; o = gc_link(o)) {
-        uintptr_t start = (uintptr_t)o;
-        if (start > last) continue;
-        uintptr_t end = start + gc_object_size(o);
-        if (end <= first) continue;
-        size_t lo = 0, hi = n; /* the first word >= start */
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (w[mid] < start)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        if (lo < n && w[lo] < end) gc_mark(gc, o);
+    return (unsigned)(((uint64_t)(addr >> 12) * 0x9E3779B97F4A7C15ull) >> 52); /* 12 bits */
+}
+#define filter_set(f, a) ((f)->bits[page_hash(a) >> 6] |= (uint64_t)1 << (page_hash(a) & 63))
+#define filter_test(f, a) (((f)->bits[page_hash(a) >> 6] >> (page_hash(a) & 63)) & 1)
+
+/* The first of the sorted words w[0..n) that is >= [addr] (n if none). */
+static inline size_t lower_bound(const uintptr_t *w, size_t n, uintptr_t addr)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (w[mid] < addr)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
+    return lo;
 }
 
+/* Mark every indexed object that contains one of the words w[0..n). */
 static void mark_candidates(GCState *gc, uintptr_t *w, size_t n)
 {
     if (n == 0) return;
@@ -133,10 +142,26 @@ static void mark_candidates(GCState *gc, uintptr_t *w, size_t n)
     size_t m = 1;
     for (size_t i = 1; i < n; i++)
         if (w[i] != w[m - 1]) w[m++] = w[i];
-    mark_containing(gc, gc->objs, w, m);
-    mark_containing(gc, gc->finobj, w, m);
-    mark_containing(gc, gc->tobefnz, w, m);
-    mark_containing(gc, gc->parts, w, m);
+    PageFilter filter;
+    memset(&filter, 0, sizeof filter);
+    for (size_t i = 0; i < m; i++) filter_set(&filter, w[i]);
+    uintptr_t first = w[0], last = w[m - 1];
+    for (size_t i = 0; i < gc->nindex; i++) {
+        uintptr_t e = gc->index[i];
+        uintptr_t start = e & ~GC_CLASS_MASK;
+        if (e == 0 || start > last) continue;
+        int c = gc_entry_class(e);
+        if (c < 7) {
+            /* at most 2 KiB: it spans at most two pages */
+            uintptr_t bound = start + GC_CLASS_BOUND(c);
+            if (bound <= first || (!filter_test(&filter, start) && !filter_test(&filter, bound - 1))) continue;
+            size_t k = lower_bound(w, m, start);
+            if (k == m || w[k] >= bound) continue;
+        }
+        GCObject *o = gc_entry_object(e);
+        size_t k = lower_bound(w, m, start);
+        if (k < m && w[k] < start + gc_object_size(o)) gc_mark(gc, o);
+    }
 }
 
 /* Room for [count] candidates: the kept buffer, grown if possible, else
@@ -171,30 +196,65 @@ static uintptr_t *candidate_buffer(GCState *gc, size_t count, size_t *cap)
  * holding the spilled registers). Words are read through a volatile
  * pointer so the compiler cannot reason about them.
  */
+/* The first window of the list that lies at or above [lo], or NULL; the
+ * list must run from low to high addresses, windows disjoint and inside
+ * [lo, hi) — otherwise it cannot be trusted, and NULL means "scan all". */
+static const GCStackWindow *first_window(const GCStackWindow *w, uintptr_t lo, uintptr_t hi)
+{
+    uintptr_t last = lo;
+    for (const GCStackWindow *x = w; x != NULL; x = x->prev) {
+        if (x->lo < last || x->hi < x->lo || x->hi > hi) {
+            lua_assert(!"GC stack windows out of order");
+            return NULL;
+        }
+        last = x->hi;
+    }
+    return w;
+}
+
+/* Every word of [lo, hi) outside the windows: [f] on each one that falls
+ * inside the heap's range. */
+#define for_each_stack_word(lo, hi, windows, w, body) \
+    do { \
+        const GCStackWindow *win_ = (windows); \
+        for (uintptr_t a_ = (lo); a_ < (hi); a_ += sizeof(uintptr_t)) { \
+            if (win_ != NULL && a_ >= win_->lo) { \
+                a_ = (win_->hi - sizeof(uintptr_t)) & ~(uintptr_t)(sizeof(uintptr_t) - 1); \
+                win_ = win_->prev; \
+                continue; \
+            } \
+            uintptr_t w = *(const volatile uintptr_t *)a_; \
+            if (w - heap_lo < span) { body; } \
+        } \
+    } while (0)
+
+/*
+ * Reads the stack from this function's frame up to the stack's top, but
+ * for the VM's precise windows (gc.h). Not instrumented by
+ * AddressSanitizer (the words between frames are redzones it would
+ * report) and never inlined (its frame must lie below the frame holding
+ * the spilled registers). Words are read through a volatile pointer so the
+ * compiler cannot reason about them.
+ */
 __attribute__((noinline, no_sanitize_address)) static void scan_stack_words(GCState *gc)
 {
     if (gc->heap_hi == 0) return; /* no object yet */
     uintptr_t lo = (uintptr_t)__builtin_frame_address(0) & ~(uintptr_t)(sizeof(uintptr_t) - 1);
     uintptr_t hi = stack_top(lo) & ~(uintptr_t)(sizeof(uintptr_t) - 1);
     uintptr_t heap_lo = gc->heap_lo, span = gc->heap_hi - gc->heap_lo;
+    const GCStackWindow *windows = first_window(gc->g->stack_windows, lo, hi);
     size_t count = 0;
-    for (uintptr_t a = lo; a < hi; a += sizeof(uintptr_t)) {
-        uintptr_t w = *(const volatile uintptr_t *)a;
-        if (w - heap_lo < span) count++;
-    }
+    for_each_stack_word(lo, hi, windows, w, (void)w; count++);
     size_t cap;
     uintptr_t *buf = candidate_buffer(gc, count, &cap);
     size_t n = 0;
-    for (uintptr_t a = lo; a < hi; a += sizeof(uintptr_t)) {
-        uintptr_t w = *(const volatile uintptr_t *)a;
-        if (w - heap_lo < span) {
-            buf[n++] = w;
-            if (n == cap) { /* a batch: only when memory was short */
-                mark_candidates(gc, buf, n);
-                n = 0;
-            }
+    for_each_stack_word(lo, hi, windows, w, {
+        buf[n++] = w;
+        if (n == cap) { /* a batch: only when memory was short */
+            mark_candidates(gc, buf, n);
+            n = 0;
         }
-    }
+    });
     mark_candidates(gc, buf, n);
 }
 

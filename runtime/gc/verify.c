@@ -2,9 +2,9 @@
  * verify.c — the heap verifier (TIDE_GC_DEBUG=verify), run before and after
  * collections, world stopped.
  *
- * It checks the invariant of gc_internal.h: every object on a list has a
- * valid header type and is on the right list for its flags; every
- * reference held by any object, by any thread's stack (every slot, up to
+ * It checks the invariant of gc_internal.h: every indexed object has a
+ * valid header type, an entry of the right size class and finalization
+ * flags that match the list it is on; every reference held by any object, by any thread's stack (every slot, up to
  * the EXTRA_STACK room), by the registry, the per-type metatables, the
  * string table and the GC handles points at the start of an object of the
  * heap (or the main thread) whose header type matches the reference. Keys
@@ -175,19 +175,7 @@ static void check_object(Verifier *v, const GCObject *o)
     }
 }
 
-/* --- collecting the addresses ---------------------------------------------------- */
-
-static size_t count_list(const GCObject *o)
-{
-    size_t n = 0;
-    for (; o != NULL; o = gc_link(o)) n++;
-    return n;
-}
-
-static void add_list(Verifier *v, const GCObject *o)
-{
-    for (; o != NULL; o = gc_link(o)) v->addrs[v->n++] = (uintptr_t)o;
-}
+/* --- the whole heap ----------------------------------------------------------------- */
 
 static int compare_addrs(const void *a, const void *b)
 {
@@ -195,23 +183,46 @@ static int compare_addrs(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Check the headers and flags of list [o]: [parts] says whether it is the
- * parts list; [flags] the finalization flags every member must have. */
-static void check_list(Verifier *v, const GCObject *o, int parts, uint8_t flags)
+static void check_handle_value(void *ud, const TValue *tv)
 {
-    const uint8_t finbits = GCF_FINALIZABLE | GCF_FINALIZED;
-    for (; o != NULL; o = gc_link(o)) {
+    check_value(ud, NULL, "a GC handle", tv);
+}
+
+/* The index entries: valid headers, the right size class, Parts knowing
+ * their position. */
+static void check_index(Verifier *v)
+{
+    GCState *gc = v->gc;
+    for (size_t i = 0; i < gc->nindex; i++) {
+        uintptr_t e = gc->index[i];
+        if (e == 0) continue;
+        const GCObject *o = gc_entry_object(e);
         if (type_name(o->tt) == NULL) fail(v, NULL, "object %p has the bad header type %d", (const void *)o, o->tt);
-        if ((o->tt == HT_PART) != parts) fail(v, o, "is on the wrong list");
-        if ((o->flags & finbits) != flags) fail(v, o, "has finalization flags 0x%x on a list that needs 0x%x",
-                                               o->flags & finbits, flags);
+        size_t size = gc_object_size(o);
+        if (gc_entry_class(e) != gc_entry_class(gc_make_entry(o, size)))
+            fail(v, o, "its index entry has size class %d for %zu bytes", gc_entry_class(e), size);
+        if (o->tt == HT_PART && ((const Part *)o)->pad != i)
+            fail(v, o, "believes it is index entry %u, but it is %zu", (unsigned)((const Part *)o)->pad, i);
+        if ((o->flags & GCF_FINALIZED) && !(o->flags & GCF_FINALIZABLE)) fail(v, o, "is finalized but not finalizable");
         check_object(v, o);
     }
 }
 
-static void check_handle_value(void *ud, const TValue *tv)
+/* finobj and tobefnz hold indexed objects with the right flags. */
+static void check_finalization(Verifier *v)
 {
-    check_value(ud, NULL, "a GC handle", tv);
+    GCState *gc = v->gc;
+    const uint8_t both = GCF_FINALIZABLE | GCF_FINALIZED;
+    for (size_t i = 0; i < gc->finobj.n; i++) {
+        const GCObject *o = gc->finobj.items[i];
+        check_ref(v, NULL, "the finalization list", o, -1);
+        if ((o->flags & both) != GCF_FINALIZABLE) fail(v, o, "is in finobj with flags 0x%x", o->flags);
+    }
+    for (size_t i = gc->tobefnz_head; i < gc->tobefnz.n; i++) {
+        const GCObject *o = gc->tobefnz.items[i];
+        check_ref(v, NULL, "the to-be-finalized list", o, -1);
+        if ((o->flags & both) != both) fail(v, o, "is in tobefnz with flags 0x%x", o->flags);
+    }
 }
 
 void gc_verify_heap(lua_State *L, const char *when)
@@ -219,28 +230,21 @@ void gc_verify_heap(lua_State *L, const char *when)
     GlobalState *g = G(L);
     GCState *gc = g->gc;
     Verifier v = { g, gc, when, NULL, 0 };
-    size_t count = count_list(gc->objs) + count_list(gc->parts) + count_list(gc->finobj) +
-                   count_list(gc->tobefnz) + count_list(gc->fixed) + 1;
+    size_t count = gc->nindex + 1;
     v.addrs = g->frealloc(g->ud, NULL, 0, count * sizeof(uintptr_t));
     if (v.addrs == NULL) {
         fprintf(stderr, "tide: TIDE_GC_DEBUG=verify: no memory to verify the heap %s\n", when);
         return;
     }
-    add_list(&v, gc->objs);
-    add_list(&v, gc->parts);
-    add_list(&v, gc->finobj);
-    add_list(&v, gc->tobefnz);
-    add_list(&v, gc->fixed);
+    for (size_t i = 0; i < gc->nindex; i++)
+        if (gc->index[i] != 0) v.addrs[v.n++] = (uintptr_t)gc_entry_object(gc->index[i]);
     if (g->mainthread != NULL) v.addrs[v.n++] = (uintptr_t)g->mainthread;
     qsort(v.addrs, v.n, sizeof(uintptr_t), compare_addrs);
     for (size_t i = 1; i < v.n; i++)
-        if (v.addrs[i] == v.addrs[i - 1]) fail(&v, (const void *)v.addrs[i], "is on two lists");
+        if (v.addrs[i] == v.addrs[i - 1]) fail(&v, (const void *)v.addrs[i], "is in the index twice");
 
-    check_list(&v, gc->objs, 0, 0);
-    check_list(&v, gc->parts, 1, 0);
-    check_list(&v, gc->finobj, 0, GCF_FINALIZABLE);
-    check_list(&v, gc->tobefnz, 0, GCF_FINALIZABLE | GCF_FINALIZED);
-    check_list(&v, gc->fixed, 0, 0);
+    check_index(&v);
+    check_finalization(&v);
     if (g->mainthread != NULL) check_thread(&v, g->mainthread);
     check_value(&v, NULL, "the registry", &g->l_registry);
     for (int i = 0; i < LUA_NUMTYPES; i++)

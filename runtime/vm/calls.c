@@ -86,6 +86,7 @@ void call_throw(lua_State *L, int errcode)
     /* Nothing can catch it: the panic function is the last chance to jump
      * out; it finds the error object on top. */
     if (g->panic != NULL) {
+        g->stack_windows = NULL; /* the panic function may jump anywhere */
         call_seterrorobj(L, errcode, L->top);
         if (L->ci->top < L->top) L->ci->top = L->top;
         g->panic(L);
@@ -96,6 +97,7 @@ void call_throw(lua_State *L, int errcode)
 int call_rawrunprotected(lua_State *L, Pfunc f, void *ud)
 {
     uint32_t saved_nCcalls = L->nCcalls;
+    GCStackWindow *saved_windows = G(L)->stack_windows;
     struct tide_longjmp lj;
     lj.status = LUA_OK;
     lj.previous = L->errorJmp;
@@ -103,6 +105,7 @@ int call_rawrunprotected(lua_State *L, Pfunc f, void *ud)
     if (setjmp(lj.b) == 0) f(L, ud);
     L->errorJmp = lj.previous;
     L->nCcalls = saved_nCcalls;
+    G(L)->stack_windows = saved_windows; /* those of frames an error unwound */
     return lj.status;
 }
 

@@ -210,7 +210,7 @@ static void call_close_method(lua_State *L, const TValue *obj, const TValue *err
 static void close_variable(lua_State *L, StkId level, int status, int yy)
 {
     if (status == LUA_OK || status == LUA_YIELD || status == CLOSEKTOP) {
-        TValue nilerr;
+        TValue nilerr = {0}; /* the payload too: it is copied */
         setnilvalue(&nilerr);
         if (L->top <= level) L->top = level + 1; /* never call over the variable */
         call_close_method(L, s2v(level), &nilerr, yy);

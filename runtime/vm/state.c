@@ -245,6 +245,7 @@ static void init_global(GlobalState *g, lua_State *L, lua_Alloc f, void *ud)
     g->warnf = NULL;
     g->ud_warn = NULL;
     g->warn_state = 0;
+    g->stack_windows = NULL;
 }
 
 /* The registry: [LUA_RIDX_MAINTHREAD] the main thread, [LUA_RIDX_GLOBALS]

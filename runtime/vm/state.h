@@ -117,6 +117,9 @@ typedef struct GlobalState {
     lua_WarnFunction warnf;
     void *ud_warn;
     int warn_state;             /* for the default warning function: 0 off, 1 on, 2 mid-message */
+    /* Stretches of the C stack the collector's conservative scan skips,
+     * innermost first (gc.h, GCStackWindow). */
+    struct GCStackWindow *stack_windows;
 } GlobalState;
 
 /* A thread. */

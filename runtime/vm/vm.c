@@ -735,6 +735,32 @@ void vm_finishop(lua_State *L)
 /* For operations that may raise errors but neither call nor move the stack. */
 #define halfProtect(exp) do { savestate(); exp; } while (0)
 
+/*
+ * Precise calls (gc.h, GCStackWindow). Around a call out of the loop at a
+ * point where every value the loop holds is also in a register of the Lua
+ * stack (pc saved, L->top set), the loop's own C frame [rsp, frame address)
+ * is a window the conservative scan skips, so that stale temporaries in
+ * its spill slots keep nothing alive. The caller's callee-saved registers,
+ * which the loop's prologue spills inside that range, were saved first by
+ * vm_execute's frame (see there). x86-64 only: there the frame address is
+ * the top of the locals and spill slots; elsewhere no window is pushed.
+ */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(TIDE_VM_NO_WINDOWS)
+#define precise_begin(L, w) \
+    do { \
+        uintptr_t sp_; \
+        __asm__ volatile("mov %%rsp, %0" : "=r"(sp_)); \
+        (w).lo = sp_; \
+        (w).hi = (uintptr_t)__builtin_frame_address(0); \
+        (w).prev = G(L)->stack_windows; \
+        G(L)->stack_windows = &(w); \
+    } while (0)
+#define precise_end(L, w) (G(L)->stack_windows = (w).prev)
+#else
+#define precise_begin(L, w) ((void)0)
+#define precise_end(L, w) ((void)0)
+#endif
+
 /* A collection step after an allocating instruction; [c] bounds the live
  * registers (the collector marks up to the highest of L->top and every
  * frame's top). */
@@ -743,7 +769,9 @@ void vm_finishop(lua_State *L)
         if (unlikely_(G(L)->gc_debt > 0)) { \
             savepc(); \
             L->top = (c); \
+            precise_begin(L, window); \
             gc_step(L); \
+            precise_end(L, window); \
             updatetrap(ci); \
             updatebase(ci); \
         } \
@@ -871,8 +899,10 @@ static int vm_trace(lua_State *L, CallInfo *ci, const Instruction *pc)
         docondjump(cond); \
     } while (0)
 
-void vm_execute(lua_State *L, CallInfo *ci)
+__attribute__((noinline)) static void vm_run(lua_State *L, CallInfo *ci)
 {
+    GCStackWindow window; /* see precise_begin */
+    (void)window;
     LClosure *cl;
     TValue *k;
     StkId base;
@@ -1452,7 +1482,9 @@ returning: /* continue the frame of [ci]; trap already set */
                 ci = calls_enterlua(L, ra, nresults);
                 goto startfunc;
             }
+            precise_begin(L, window);
             CallInfo *newci = call_precall(L, ra, nresults);
+            precise_end(L, window);
             if (newci == NULL) { /* a C function, done */
                 updatetrap(ci);
                 updatebase(ci);
@@ -1653,4 +1685,14 @@ ret: /* the frame of [ci] returned */
     if (ci->callstatus & CIST_FRESH) return;
     ci = ci->previous;
     goto returning;
+}
+
+/* The loop's entry. __builtin_unwind_init spills every callee-saved
+ * register of the caller into this frame, which the conservative scan
+ * reads, before vm_run's prologue spills them again inside its windows. */
+__attribute__((noinline)) void vm_execute(lua_State *L, CallInfo *ci)
+{
+    __builtin_unwind_init();
+    vm_run(L, ci);
+    __asm__ volatile("" ::: "memory"); /* no tail call: this frame must stay */
 }
