@@ -185,15 +185,6 @@ project "libtide"
     includedirs { "runtime/include", "runtime/vm" }
     buildoptions { "-pthread" }
 
--- The core lands in parts (issue 3). Every module is in the tree and the
--- static library always builds; the programs that link it (the tide
--- interpreter, tidehost-tide, the API tests on libtide, libtide.so) are
--- generated with --core until the test suite passes on them, and then by
--- default. (This switch goes when that happens.)
-newoption { trigger = "core", description = "Also build the programs that link libtide" }
-local core_complete = _OPTIONS["core"] ~= nil
-if core_complete then
-
 project "libtide-shared"
     kind "SharedLib"
     targetname "tide"
@@ -211,19 +202,15 @@ project "tide"
     links { "libtide", "m", "dl", "pthread" } -- system libraries after libtide
     linkoptions { "-Wl,-E", "-pthread" }
 
-end -- core_complete
-
 -- The three hosts, from the same sources.
 host("tidehost-lua54", "TIDE_HOST_BACKEND_LUA54", "lua54")
 host("tidehost-luajit", "TIDE_HOST_BACKEND_LUAJIT", "luajit")
-if core_complete then host("tidehost-tide", "TIDE_HOST_BACKEND_TIDE", "tide") end
+host("tidehost-tide", "TIDE_HOST_BACKEND_TIDE", "tide")
 
 -- The C API test pairs again, built against libtide's headers and library.
-if core_complete then
 project "tide-api-tests-tide"
     kind "ConsoleApp"
     files { "tests/api/*.c" }
     includedirs { "runtime/include" }
     links { "libtide", "m", "dl", "pthread" }
     linkoptions { "-Wl,-E", "-pthread" }
-end

@@ -1,13 +1,20 @@
 -- tests/run.lua — Tide's test runner. Run with stock Lua 5.4:
 --
 --   lua5.4 tests/run.lua [--bin DIR]... [--filter TEXT] [--verbose]
+--                        [--gc-debug SPEC]
 --
 -- Each --bin names a build output folder (bin/Debug, bin/address-Debug, ...);
 -- every suite runs against every one. Suites:
 --   unit     the C unit-test binary (tide-unit-tests), one result per TEST
 --   scripts  tests/scripts/*.lua on every interpreter target, checked against
 --            their expectation comments, and on stock lua5.4 (the oracle)
---            when they use no extension
+--            when they use no extension; the `tide` interpreter runs them
+--            twice, the second time with the collector's debug modes
+--            (TIDE_GC_DEBUG=SPEC, by default collect-every=1000,verify,poison:
+--            a full collection every 1000 allocations, the heap verified
+--            around each, freed memory poisoned). The stress run is
+--            --gc-debug collect-every=1,verify,poison --filter gc-debug
+--            (tests/README.md)
 --   host     tests/host/*.lua games run by every host, checked against their
 --            expectation comments
 --   api      the C API test pairs tests/api/NAME.c + NAME.lua
@@ -46,7 +53,8 @@
 local TIMEOUT_SECONDS = 300
 local SAMPLE_FRAMES = 300
 
-local options = { bins = {}, filter = nil, verbose = false }
+local options = { bins = {}, filter = nil, verbose = false,
+                  gc_debug = "collect-every=1000,verify,poison" }
 do
     local i = 1
     while i <= #arg do
@@ -59,8 +67,11 @@ do
             options.filter = arg[i]
         elseif a == "--verbose" then
             options.verbose = true
+        elseif a == "--gc-debug" then
+            i = i + 1
+            options.gc_debug = arg[i]
         else
-            io.stderr:write("usage: lua5.4 tests/run.lua [--bin DIR]... [--filter TEXT] [--verbose]\n")
+            io.stderr:write("usage: lua5.4 tests/run.lua [--bin DIR]... [--filter TEXT] [--verbose] [--gc-debug SPEC]\n")
             os.exit(2)
         end
         i = i + 1
@@ -265,6 +276,8 @@ local function interpreters_in(bin)
     local tide = bin .. "/tide"
     if file_exists(tide) then
         found[#found + 1] = { path = tide, command = shell_quote(tide), lua54 = true, features = { tide = true } }
+        found[#found + 1] = { path = tide .. " gc-debug", lua54 = true, features = { tide = true },
+                              command = "env TIDE_GC_DEBUG=" .. shell_quote(options.gc_debug) .. " " .. shell_quote(tide) }
     end
     local libcheck = bin .. "/tide-libcheck"
     if file_exists(libcheck) then
