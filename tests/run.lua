@@ -14,10 +14,11 @@
 --            a full collection every 1000 allocations, the heap verified
 --            around each, freed memory poisoned). The stress run is
 --            --gc-debug collect-every=1,verify,poison --filter gc-debug
---            (tests/README.md)
+--            (README.md, "Tests")
 --   host     tests/host/*.lua games run by every host, checked against their
 --            expectation comments
---   api      the C API test pairs tests/api/NAME.c + NAME.lua
+--   api      the C API test pairs tests/api/NAME.c + NAME.lua (on libtide
+--            also under TIDE_GC_DEBUG, as the scripts)
 --   headers  Tide's public headers: they compile with every name used, and
 --            declare everything stock liblua5.4 exports (once, not per --bin)
 --   exports  libtide.so exports the whole API and nothing else
@@ -347,12 +348,19 @@ local function suite_api(bin)
     for _, driver in ipairs(API_DRIVERS) do
         local path = bin .. "/" .. driver
         if file_exists(path) then
-            for _, script in ipairs(list("tests/api/*.lua")) do
-                local name = script .. " [" .. path .. "]"
-                if selected(name) then
-                    local e = parse_expectations(script)
-                    local status, stdout, stderr = run(shell_quote(path) .. " " .. shell_quote(script))
-                    report(name, check_run(e, status, stdout, stderr, true))
+            local runs = { { label = path, prefix = "" } }
+            if driver:find("tide$") then -- on libtide: once more under the collector's debug modes
+                runs[2] = { label = path .. " gc-debug",
+                            prefix = "env TIDE_GC_DEBUG=" .. shell_quote(options.gc_debug) .. " " }
+            end
+            for _, r in ipairs(runs) do
+                for _, script in ipairs(list("tests/api/*.lua")) do
+                    local name = script .. " [" .. r.label .. "]"
+                    if selected(name) then
+                        local e = parse_expectations(script)
+                        local status, stdout, stderr = run(r.prefix .. shell_quote(path) .. " " .. shell_quote(script))
+                        report(name, check_run(e, status, stdout, stderr, true))
+                    end
                 end
             end
         end

@@ -303,6 +303,16 @@ void *gc_raw_alloc(lua_State *L, size_t size)
     return gc_raw_realloc(L, NULL, 0, size);
 }
 
+void *gc_raw_alloc_nocollect(lua_State *L, size_t size)
+{
+    GCState *gc = gc_state(L);
+    lua_assert(size > 0 && size <= GC_MAX_BLOCK);
+    void *nb = obtain(L, gc, NULL, 0, 0, size);
+    if (luai_unlikely(nb == NULL)) gc_memerror(L);
+    account_alloc(gc, size);
+    return nb;
+}
+
 /* Works after gc_freeall too (G(L)->gc is NULL then): lua_close frees the
  * main thread's stack after the collector is gone. */
 void gc_raw_free(lua_State *L, void *block, size_t osize)

@@ -119,7 +119,10 @@ void gc_step(lua_State *L)
         gc->g->gc_debt = -(intptr_t)GC_STEP_DELAY;
         return;
     }
-    if (gc->total >= gc->threshold) gc_collect(L, GC_REASON_SAFE_POINT);
+    if (gc->total >= gc->threshold) {
+        gc_scrub_stack();
+        gc_collect(L, GC_REASON_SAFE_POINT);
+    }
     if (gc->frame == 0 && gc_can_run_finalizers(L)) gc_run_finalizers(L, 0);
     gc_set_debt(gc);
 }

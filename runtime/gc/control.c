@@ -119,12 +119,12 @@ static int step(lua_State *L, int kbytes)
     return collect;
 }
 
-LUA_API int lua_gc(lua_State *L, int what, ...)
+/* lua_gc's work, on its arguments read; a frame of its own below the
+ * stretch lua_gc scrubbed (roots.c, gc_scrub_stack), so that the slots of
+ * the locals an option does not use hold nothing stale during a collection. */
+__attribute__((noinline)) static int gc_control(lua_State *L, int what, const int arg[3])
 {
     GCState *gc = gc_state(L);
-    if (gc->fin_running > 0) return -1;
-    va_list ap;
-    va_start(ap, what);
     int res = 0;
     switch (what) {
     case LUA_GCSTOP:
@@ -145,45 +145,93 @@ LUA_API int lua_gc(lua_State *L, int what, ...)
         res = (int)(gc->total & 0x3ff);
         break;
     case LUA_GCSTEP:
-        res = step(L, va_arg(ap, int));
+        res = step(L, arg[0]);
         break;
-    case LUA_GCSETPAUSE: {
-        int data = va_arg(ap, int);
+    case LUA_GCSETPAUSE:
         res = gc_getparam(gc->pause);
-        gc_setparam(gc->pause, data);
+        gc_setparam(gc->pause, arg[0]);
         break;
-    }
-    case LUA_GCSETSTEPMUL: {
-        int data = va_arg(ap, int);
+    case LUA_GCSETSTEPMUL:
         res = gc_getparam(gc->stepmul);
-        gc_setparam(gc->stepmul, data);
+        gc_setparam(gc->stepmul, arg[0]);
         break;
-    }
     case LUA_GCISRUNNING:
         res = !gc->stopped;
         break;
-    case LUA_GCGEN: {
-        (void)va_arg(ap, int); /* minormul: advisory */
-        (void)va_arg(ap, int); /* majormul: advisory */
+    case LUA_GCGEN: /* minormul and majormul are advisory */
         res = gc->mode;
         gc->mode = LUA_GCGEN;
         break;
-    }
-    case LUA_GCINC: {
-        int pause = va_arg(ap, int);
-        int stepmul = va_arg(ap, int);
-        int stepsize = va_arg(ap, int);
+    case LUA_GCINC: /* pause, stepmul, stepsize; 0 keeps the current value */
         res = gc->mode;
-        if (pause != 0) gc_setparam(gc->pause, pause);
-        if (stepmul != 0) gc_setparam(gc->stepmul, stepmul);
-        if (stepsize != 0) gc->stepsize = stepsize;
+        if (arg[0] != 0) gc_setparam(gc->pause, arg[0]);
+        if (arg[1] != 0) gc_setparam(gc->stepmul, arg[1]);
+        if (arg[2] != 0) gc->stepsize = arg[2];
         gc->mode = LUA_GCINC;
         break;
-    }
     default:
         res = -1; /* not an option */
         break;
     }
+    return res;
+}
+
+/*
+ * What lua_gc's collection may skip of the C stack (gc.h, GCStackWindow):
+ * everything from its own frame up to the innermost VM window. Above that
+ * window, the VM's frame; below it, the C function the VM called (with the
+ * runtime's call machinery, which holds stack slots only) and whatever it
+ * called, down to lua_gc. By the manual's rules a C function may keep an
+ * object only where the collector sees it (its stack, the registry, an
+ * upvalue) across a call that can collect, and lua_gc collects by its very
+ * name, so nothing in those frames is a root: their words are the stale
+ * temporaries that would keep garbage alive through the collection the
+ * program asked for. Runtime code that breaks the rule while calling the
+ * program's C (lua_load's reader) raises unanchored_callers, and then
+ * every frame is scanned. Without a VM window below it (a call from the
+ * host between frames) the whole stack is scanned too. x86-64 only, like
+ * the VM's windows.
+ */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define caller_window_begin(L, w) \
+    do { \
+        GlobalState *g_ = G(L); \
+        (w).lo = (w).hi = 0; \
+        if (g_->stack_windows != NULL && g_->unanchored_callers == 0) { \
+            uintptr_t sp_; \
+            __asm__ volatile("mov %%rsp, %0" : "=r"(sp_)); \
+            if (sp_ < g_->stack_windows->lo) { \
+                (w).lo = sp_; \
+                (w).hi = g_->stack_windows->lo; \
+                (w).prev = g_->stack_windows; \
+                g_->stack_windows = &(w); \
+            } \
+        } \
+    } while (0)
+#define caller_window_end(L, w) do { if ((w).hi != 0) G(L)->stack_windows = (w).prev; } while (0)
+#else
+#define caller_window_begin(L, w) ((void)(w))
+#define caller_window_end(L, w) ((void)(w))
+#endif
+
+LUA_API int lua_gc(lua_State *L, int what, ...)
+{
+    if (gc_state(L)->fin_running > 0) return -1;
+    int arg[3] = { 0, 0, 0 }, nargs = 0;
+    switch (what) {
+    case LUA_GCSTEP: case LUA_GCSETPAUSE: case LUA_GCSETSTEPMUL: nargs = 1; break;
+    case LUA_GCGEN: nargs = 2; break;
+    case LUA_GCINC: nargs = 3; break;
+    default: break;
+    }
+    va_list ap;
+    va_start(ap, what);
+    for (int i = 0; i < nargs; i++) arg[i] = va_arg(ap, int);
     va_end(ap);
+    GCStackWindow callers;
+    caller_window_begin(L, callers);
+    gc_scrub_stack();
+    int res = gc_control(L, what, arg);
+    caller_window_end(L, callers);
     return res;
 }

@@ -168,7 +168,7 @@ size_t gc_separate_tobefnz(GCState *gc, int all)
     GCVec *fin = &gc->finobj, *tbf = &gc->tobefnz;
     if (gc->tobefnz_head > 0) { /* drop the slots of finalizers already run */
         tbf->n -= gc->tobefnz_head;
-        memmove(tbf->items, tbf->items + gc->tobefnz_head, tbf->n * sizeof(void *));
+        if (tbf->n > 0) memmove(tbf->items, tbf->items + gc->tobefnz_head, tbf->n * sizeof(void *));
         gc->tobefnz_head = 0;
     }
     size_t first = tbf->n;
@@ -188,7 +188,7 @@ size_t gc_separate_tobefnz(GCState *gc, int all)
     }
     /* the kept ones are now fin->items[keep..n): move them to the front */
     size_t nkept = fin->n - keep;
-    memmove(fin->items, fin->items + keep, nkept * sizeof(void *));
+    if (nkept > 0 && keep > 0) memmove(fin->items, fin->items + keep, nkept * sizeof(void *));
     fin->n = nkept;
     return first;
 }

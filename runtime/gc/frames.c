@@ -114,7 +114,10 @@ TIDE_API void tide_frame_begin(lua_State *L)
     gc->frame_open = 1;
     gc->frame_alloc_start = gc->allocated;
     int safe = !call_in_progress(L);
-    if (collection_due(gc, 0)) gc_collect(L, safe ? GC_REASON_SAFE_POINT : GC_REASON_ALLOCATION);
+    if (collection_due(gc, 0)) {
+        gc_scrub_stack();
+        gc_collect(L, safe ? GC_REASON_SAFE_POINT : GC_REASON_ALLOCATION);
+    }
     if (safe && gc_can_run_finalizers(L)) gc_run_finalizers(L, FRAME_BEGIN_FINALIZER_BUDGET_NS);
     gc_set_debt(gc);
 }
@@ -129,6 +132,7 @@ TIDE_API void tide_gc_idle(lua_State *L, uint64_t budget_ns)
     if (safe && gc_can_run_finalizers(L)) gc_run_finalizers(L, budget_ns);
     uint64_t spent = gc_now_ns() - start;
     if (spent < budget_ns && collection_due(gc, 1) && gc->last_pause_ns < budget_ns - spent) {
+        gc_scrub_stack();
         gc_collect(L, safe ? GC_REASON_SAFE_POINT : GC_REASON_ALLOCATION);
         spent = gc_now_ns() - start;
         if (safe && spent < budget_ns && gc_can_run_finalizers(L)) gc_run_finalizers(L, budget_ns - spent);

@@ -87,6 +87,12 @@ TIDE_INTERNAL void gc_raw_free(lua_State *L, void *block, size_t osize);
 #define gc_raw_freevector(L, b, n, t) gc_raw_free((L), (b), (size_t)(n) * sizeof(t))
 #define gc_raw_reallocvector(L, b, on, n, t) \
     ((t *)gc_raw_realloc((L), (b), (size_t)(on) * sizeof(t), (size_t)(n) * sizeof(t)))
+/* A small block on a path that must not collect but when memory runs out
+ * (the CallInfo of a call being set up, as in Lua: a frame is not a
+ * collection point; under TIDE_GC_DEBUG=collect-every=1 recursion to the
+ * stack limit would otherwise be quadratic). Its bytes count toward the
+ * next collection like any other. */
+TIDE_INTERNAL void *gc_raw_alloc_nocollect(lua_State *L, size_t size);
 /* Raise "not enough memory" (LUA_ERRMEM). */
 TIDE_INTERNAL _Noreturn void gc_memerror(lua_State *L);
 /* Raise "too many %s (limit is %d)" for growing a vector past [limit]. */

@@ -277,6 +277,9 @@ TIDE_INTERNAL void gc_converge_ephemerons(GCState *gc);
 /* Clear unmarked values from weak-value and all-weak tables recorded from
  * index [wfrom] / [afrom] on (all of them after a recording overflow). */
 TIDE_INTERNAL void gc_clear_by_values(GCState *gc, size_t wfrom, size_t afrom);
+/* Zero the stack below the caller's frame (roots.c): call it at an entry
+ * point before a collection. */
+TIDE_INTERNAL void gc_scrub_stack(void);
 /* Clear entries with unmarked keys from ephemeron and all-weak tables. */
 TIDE_INTERNAL void gc_clear_by_keys(GCState *gc);
 /* Move unmarked objects of finobj to tobefnz (all of them with [all]),

@@ -925,7 +925,9 @@ LUA_API int lua_load(lua_State *L, lua_Reader reader, void *data, const char *ch
     Reader z;
     if (chunkname == NULL) chunkname = "?";
     reader_init(L, &z, reader, data);
+    G(L)->unanchored_callers++; /* see lua_gc */
     int status = call_protectedparser(L, &z, chunkname, mode);
+    G(L)->unanchored_callers--;
     if (status == LUA_OK) {
         LClosure *f = clLvalue(s2v(L->top - 1));
         if (f->nupvalues >= 1) { /* the first upvalue is the chunk's _ENV */

@@ -120,8 +120,8 @@ static void free_stack(lua_State *L, lua_State *L1)
 CallInfo *state_extendci(lua_State *L)
 {
     lua_assert(L->ci->next == NULL);
-    CallInfo *ci = (CallInfo *)gc_raw_alloc(L, sizeof(CallInfo));
-    lua_assert(L->ci->next == NULL); /* a collection never touches the list */
+    CallInfo *ci = (CallInfo *)gc_raw_alloc_nocollect(L, sizeof(CallInfo));
+    lua_assert(L->ci->next == NULL); /* an emergency collection never touches the list */
     L->ci->next = ci;
     ci->previous = L->ci;
     ci->next = NULL;
@@ -246,6 +246,7 @@ static void init_global(GlobalState *g, lua_State *L, lua_Alloc f, void *ud)
     g->ud_warn = NULL;
     g->warn_state = 0;
     g->stack_windows = NULL;
+    g->unanchored_callers = 0;
 }
 
 /* The registry: [LUA_RIDX_MAINTHREAD] the main thread, [LUA_RIDX_GLOBALS]

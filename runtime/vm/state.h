@@ -120,6 +120,10 @@ typedef struct GlobalState {
     /* Stretches of the C stack the collector's conservative scan skips,
      * innermost first (gc.h, GCStackWindow). */
     struct GCStackWindow *stack_windows;
+    /* Runtime code in progress that keeps object pointers only in C locals
+     * while it may call a C function of the program (lua_load: the parser
+     * and undump call the reader); lua_gc then scans every frame. */
+    int unanchored_callers;
 } GlobalState;
 
 /* A thread. */

@@ -749,6 +749,12 @@ void vm_finishop(lua_State *L)
 #define precise_begin(L, w) \
     do { \
         uintptr_t sp_; \
+        /* Zero the callee-saved registers (the compiler moves whatever it \
+         * still needs from them into the frame first): the callee would \
+         * spill their stale contents below the window. */ \
+        __asm__ volatile("xor %%ebx, %%ebx\n\txor %%r12d, %%r12d\n\txor %%r13d, %%r13d\n\t" \
+                         "xor %%r14d, %%r14d\n\txor %%r15d, %%r15d" \
+                         ::: "rbx", "r12", "r13", "r14", "r15"); \
         __asm__ volatile("mov %%rsp, %0" : "=r"(sp_)); \
         (w).lo = sp_; \
         (w).hi = (uintptr_t)__builtin_frame_address(0); \

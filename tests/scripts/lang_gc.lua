@@ -57,14 +57,19 @@ for i = 1, 10 do strong[i] = {} end
 collectgarbage()
 print(#strong) -- expect: 10
 
--- finalizers run in the reverse order of marking (setmetatable with __gc)
+-- finalizers of objects collected together run in the reverse order of
+-- marking (setmetatable with __gc); with the collector stopped while they
+-- are made, one collection finds them all (under
+-- TIDE_GC_DEBUG=collect-every=1 too)
 local order = {}
 local function make_finalized(n)
     for i = 1, n do
         setmetatable({}, { __gc = function() order[#order + 1] = i end })
     end
 end
+collectgarbage("stop")
 make_finalized(5)
+collectgarbage("restart")
 collectgarbage()
 collectgarbage()
 print(table.concat(order, " ")) -- expect: 5 4 3 2 1

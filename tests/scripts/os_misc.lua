@@ -51,7 +51,7 @@ print(run_child("print(pcall(os.exit, 'x')) print(pcall(os.exit, 1.5))"))
 -- with close, the state is closed first: finalizers and pending
 -- to-be-closed variables run; without it they do not
 local finalizing = [[
-    setmetatable({}, { __gc = function() io.write("finalized ") end })
+    local reachable = setmetatable({}, { __gc = function() io.write("finalized ") end })
     local x <close> = setmetatable({}, { __close = function() io.write("closed ") end })
     io.write("exiting ")
     os.exit(%s)
