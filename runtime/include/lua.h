@@ -946,7 +946,8 @@ LUA_API const char *(lua_setlocal)(lua_State *L, const lua_Debug *ar, int n);
 
 /*
  * Pushes upvalue [n] of the function at [funcindex] and returns its name
- * ("" for C functions and for stripped Lua functions), or returns NULL and
+ * ("" for C functions, "(no name)" for Lua functions stripped of debug
+ * information, as Lua 5.4 does), or returns NULL and
  * pushes nothing if there is no such upvalue. [-0, +(0|1), -]
  */
 LUA_API const char *(lua_getupvalue)(lua_State *L, int funcindex, int n);
