@@ -30,8 +30,10 @@ cd "$(dirname "$0")"
 #   libstb-dev          stb_ds (containers), stb_image_write (PNG), stb_easy_font (text)
 #   xvfb                a virtual display for the window-mode tests
 #   time                GNU time (/usr/bin/time): peak RSS in ./build.sh bench
+#   lua-lpeg lua-cjson  C modules Debian compiled for stock Lua 5.4: the tests
+#                       load them into libtide (binary compatibility)
 PACKAGES=(premake4 make gcc clang pkg-config libsdl2-dev liblua5.4-dev lua5.4
-          libluajit-5.1-dev libstb-dev xvfb time)
+          libluajit-5.1-dev libstb-dev xvfb time lua-lpeg lua-cjson)
 
 jobs=$(nproc 2>/dev/null || echo 2)
 
