@@ -231,9 +231,14 @@ void gc_verify_heap(lua_State *L, const char *when)
     GCState *gc = g->gc;
     Verifier v = { g, gc, when, NULL, 0 };
     size_t count = gc->nindex + 1;
-    v.addrs = g->frealloc(g->ud, NULL, 0, count * sizeof(uintptr_t));
+    /* The verifier's own memory comes from malloc, not the state's
+     * allocator: it is a debug aid, and a state under a memory limit is
+     * one it must still check. */
+    v.addrs = malloc(count * sizeof(uintptr_t));
     if (v.addrs == NULL) {
-        fprintf(stderr, "tide: TIDE_GC_DEBUG=verify: no memory to verify the heap %s\n", when);
+        static int warned;
+        if (!warned) fprintf(stderr, "tide: TIDE_GC_DEBUG=verify: no memory to verify the heap %s\n", when);
+        warned = 1;
         return;
     }
     for (size_t i = 0; i < gc->nindex; i++)
@@ -257,5 +262,5 @@ void gc_verify_heap(lua_State *L, const char *when)
         }
     }
     gc_handles_foreach(gc, check_handle_value, &v);
-    g->frealloc(g->ud, v.addrs, count * sizeof(uintptr_t), 0);
+    free(v.addrs);
 }

@@ -5,7 +5,7 @@ local limits = require("limits")
 -- Out of memory inside a script: a Lua error with the manual's message, and
 -- the state goes on working (the same state runs the second chunk).
 local grow = "local t = {} for i = 1, 1e8 do t[i] = {i} end return 'finished'"
-local ok1, msg1, ok2, msg2 = limits.out_of_memory(2 * 1024 * 1024, grow, "return 'still usable'")
+local ok1, msg1, ok2, msg2 = limits.out_of_memory(512 * 1024, grow, "return 'still usable'")
 print(ok1, msg1)  -- expect: false	not enough memory
 print(ok2, msg2)  -- expect: true	still usable
 
@@ -14,7 +14,7 @@ ok1, msg1 = limits.out_of_memory(1024 * 1024, "local s = 'x' for i = 1, 30 do s 
 print(ok1, msg1)  -- expect: false	not enough memory
 
 -- An error caught inside the limited script: pcall sees the memory error
-ok1, msg1 = limits.out_of_memory(2 * 1024 * 1024,
+ok1, msg1 = limits.out_of_memory(512 * 1024,
     "local ok, e = pcall(function() local t = {} for i = 1, 1e8 do t[i] = i .. '' end end) return tostring(ok) .. ' ' .. e",
     "return 1")
 print(ok1, msg1)  -- expect: true	false not enough memory
