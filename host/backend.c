@@ -23,15 +23,17 @@ typedef struct backend_Traits {
     const char *name;
     int has_generational;       /* a generational collector mode exists */
     int times_own_collector;    /* pauses inside allocation can be reported */
+    int has_low_latency;        /* tide.h's low-latency mode */
 } backend_Traits;
 
 #if defined(TIDE_HOST_BACKEND_LUA54)
-static const backend_Traits traits = { "lua5.4", 1, 0 };
+static const backend_Traits traits = { "lua5.4", 1, 0, 0 };
 #elif defined(TIDE_HOST_BACKEND_LUAJIT)
-static const backend_Traits traits = { "luajit", 0, 0 };
+static const backend_Traits traits = { "luajit", 0, 0, 0 };
 #elif defined(TIDE_HOST_BACKEND_TIDE)
+#include "tide.h"
 /* Frame-exact pause reporting comes with tide_frame_begin/end (issue 5). */
-static const backend_Traits traits = { "tide", 1, 0 };
+static const backend_Traits traits = { "tide", 1, 0, 1 };
 #else
 #error "build with one of TIDE_HOST_BACKEND_LUA54, TIDE_HOST_BACKEND_LUAJIT, TIDE_HOST_BACKEND_TIDE"
 #endif
@@ -46,6 +48,11 @@ int backend_supports_gc_mode(options_GcMode mode, char *err, size_t err_size)
     if (mode == OPTIONS_GC_GENERATIONAL && !traits.has_generational) {
         snprintf(err, err_size, "--gc generational: the %s backend has no generational "
                  "collector (use default, incremental or idle-stepped)", traits.name);
+        return 0;
+    }
+    if (mode == OPTIONS_GC_LOW_LATENCY && !traits.has_low_latency) {
+        snprintf(err, err_size, "--gc low-latency: only the tide backend has a low-latency "
+                 "mode (this is the %s backend)", traits.name);
         return 0;
     }
     return 1;
@@ -134,6 +141,11 @@ static void apply_gc_mode(backend_State *b)
         engine_gc_set_generational(b->L, 0);
         engine_gc_stop(b->L);
         break;
+    case OPTIONS_GC_LOW_LATENCY:
+#if defined(TIDE_HOST_BACKEND_TIDE)
+        tide_gc_allow_synchronous_major(b->L, 0);
+#endif
+        break; /* refused on the other backends (backend_supports_gc_mode) */
     }
 }
 

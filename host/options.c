@@ -143,6 +143,7 @@ static const char *const gc_mode_names[] = {
     [OPTIONS_GC_INCREMENTAL] = "incremental",
     [OPTIONS_GC_GENERATIONAL] = "generational",
     [OPTIONS_GC_IDLE_STEPPED] = "idle-stepped",
+    [OPTIONS_GC_LOW_LATENCY] = "low-latency",
 };
 
 const char *options_gc_mode_name(options_GcMode mode)
@@ -160,8 +161,8 @@ static int set_gc(host_Options *o, const char *name, const char *value,
             return 1;
         }
     }
-    return usage_error(err, err_size, "%s: expected default, incremental, generational "
-                       "or idle-stepped, got '%s'", name, value);
+    return usage_error(err, err_size, "%s: expected default, incremental, generational, "
+                       "idle-stepped or low-latency, got '%s'", name, value);
 }
 
 static int set_idle_budget(host_Options *o, const char *name, const char *value,
@@ -350,8 +351,10 @@ void options_print_usage(FILE *to, const char *program)
         "  --autopilot           the game plays itself (always on headless)\n"
         "  --report DIR          write DIR/frames.csv and DIR/summary.json\n"
         "  --screenshot N:FILE   save frame N as a PNG (repeatable; works headless)\n"
-        "  --gc MODE             default, incremental, generational or idle-stepped\n"
-        "  --idle-budget-ms X    idle-stepped: GC time after each frame headless (default %g)\n"
+        "  --gc MODE             default, incremental, generational, idle-stepped or\n"
+        "                        low-latency (tide only)\n"
+        "  --idle-budget-ms X    GC time after each frame headless, in idle-stepped mode\n"
+        "                        and on the tide backend (default %g)\n"
         "  --watchdog-ms N       stop when one call into the script runs longer than N ms\n"
         "                        (default %d; 0 = off; off in --exec unless given)\n"
         "  --memory-limit MB     script heap limit; past it allocation fails\n"

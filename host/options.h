@@ -30,7 +30,8 @@ typedef enum options_GcMode {
     OPTIONS_GC_DEFAULT,         /* whatever the backend does out of the box */
     OPTIONS_GC_INCREMENTAL,
     OPTIONS_GC_GENERATIONAL,
-    OPTIONS_GC_IDLE_STEPPED     /* stopped during frames, stepped when idle */
+    OPTIONS_GC_IDLE_STEPPED,    /* stopped during frames, stepped when idle */
+    OPTIONS_GC_LOW_LATENCY      /* libtide: no synchronous major collection */
 } options_GcMode;
 
 typedef struct options_Screenshot {
@@ -74,7 +75,7 @@ void options_free(host_Options *options);
 /* The usage text, [program] being the name the host was started as. */
 void options_print_usage(FILE *to, const char *program);
 
-/* "default", "incremental", "generational", "idle-stepped". */
+/* "default", "incremental", "generational", "idle-stepped", "low-latency". */
 const char *options_gc_mode_name(options_GcMode mode);
 
 #endif /* HOST_OPTIONS_H */
