@@ -210,7 +210,8 @@ host("tidehost-tide", "TIDE_HOST_BACKEND_TIDE", "tide")
 -- The C API test pairs again, built against libtide's headers and library.
 project "tide-api-tests-tide"
     kind "ConsoleApp"
-    files { "tests/api/*.c" }
+    files { "tests/api/*.c", "tests/api/tide/*.c" }
+    defines { "TIDE_API_TESTS_LIBTIDE" }
     includedirs { "runtime/include" }
     links { "libtide", "m", "dl", "pthread" }
     linkoptions { "-Wl,-E", "-pthread" }

@@ -18,7 +18,8 @@
 --   host     tests/host/*.lua games run by every host, checked against their
 --            expectation comments
 --   api      the C API test pairs tests/api/NAME.c + NAME.lua (on libtide
---            also under TIDE_GC_DEBUG, as the scripts)
+--            also under TIDE_GC_DEBUG, as the scripts, and with the pairs
+--            of tests/api/tide/, which test tide.h)
 --   headers  Tide's public headers: they compile with every name used, and
 --            declare everything stock liblua5.4 exports (once, not per --bin)
 --   exports  libtide.so exports the whole API and nothing else
@@ -349,12 +350,14 @@ local function suite_api(bin)
         local path = bin .. "/" .. driver
         if file_exists(path) then
             local runs = { { label = path, prefix = "" } }
+            local scripts = list("tests/api/*.lua")
             if driver:find("tide$") then -- on libtide: once more under the collector's debug modes
                 runs[2] = { label = path .. " gc-debug",
                             prefix = "env TIDE_GC_DEBUG=" .. shell_quote(options.gc_debug) .. " " }
+                for _, s in ipairs(list("tests/api/tide/*.lua")) do scripts[#scripts + 1] = s end
             end
             for _, r in ipairs(runs) do
-                for _, script in ipairs(list("tests/api/*.lua")) do
+                for _, script in ipairs(scripts) do
                     local name = script .. " [" .. r.label .. "]"
                     if selected(name) then
                         local e = parse_expectations(script)

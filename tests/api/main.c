@@ -14,7 +14,8 @@
  * Prints what the script prints; on an error, prints the message and a
  * traceback to stderr and exits with status 1.
  *
- * Adding a pair: write NAME.c and NAME.lua and add NAME to API_MODULES.
+ * Adding a pair: write NAME.c and NAME.lua and add NAME to API_MODULES
+ * (tests/api/tide/ and TIDE_API_MODULES for pairs that use tide.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,12 +31,23 @@
     X(auxlib)          \
     X(limits)
 
+/* Pairs that test tide.h, in tests/api/tide/: only the driver built
+ * against libtide has them. */
+#ifdef TIDE_API_TESTS_LIBTIDE
+#define TIDE_API_MODULES(X) \
+    X(handles)
+#else
+#define TIDE_API_MODULES(X)
+#endif
+
 #define DECLARE_OPENER(name) int luaopen_##name(lua_State *L);
 API_MODULES(DECLARE_OPENER)
+TIDE_API_MODULES(DECLARE_OPENER)
 
 static const luaL_Reg modules[] = {
 #define MODULE_ENTRY(name) { #name, luaopen_##name },
     API_MODULES(MODULE_ENTRY)
+    TIDE_API_MODULES(MODULE_ENTRY)
     { NULL, NULL },
 };
 
