@@ -512,7 +512,16 @@ static int l_gc_set_low_latency(lua_State *L)
 static int l_gc_low_latency(lua_State *L)
 {
     uint64_t start = gc_start(L);
+#ifdef TIDE_VERSION_NUM
+    /* The runtime's own setting: the host may have switched it on
+     * (--gc low-latency) without going through engine.gc. tide.h has no
+     * getter, so set-and-restore; neither call collects or runs code. */
+    int allowed = tide_gc_allow_synchronous_major(L, 1);
+    tide_gc_allow_synchronous_major(L, allowed);
+    lua_pushboolean(L, !allowed);
+#else
     lua_pushboolean(L, host_of(L)->low_latency);
+#endif
     return gc_done(L, start, 1);
 }
 

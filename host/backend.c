@@ -32,8 +32,9 @@ static const backend_Traits traits = { "lua5.4", 1, 0, 0 };
 static const backend_Traits traits = { "luajit", 0, 0, 0 };
 #elif defined(TIDE_HOST_BACKEND_TIDE)
 #include "tide.h"
-/* Frame-exact pause reporting comes with tide_frame_begin/end (issue 5). */
-static const backend_Traits traits = { "tide", 1, 0, 1 };
+/* The runtime counts every pause against the frame it fell in (the host
+ * drives tide_frame_begin/end), so its collector is timed in every mode. */
+static const backend_Traits traits = { "tide", 1, 1, 1 };
 #else
 #error "build with one of TIDE_HOST_BACKEND_LUA54, TIDE_HOST_BACKEND_LUAJIT, TIDE_HOST_BACKEND_TIDE"
 #endif
@@ -199,9 +200,92 @@ int backend_gc_reported(const backend_State *b)
     return traits.times_own_collector || b->gc_mode == OPTIONS_GC_IDLE_STEPPED;
 }
 
+/* ---------------------------------------------------------------- frames */
+
+void backend_frame_begin(backend_State *b)
+{
+#if defined(TIDE_HOST_BACKEND_TIDE)
+    tide_frame_begin(b->L);
+#else
+    (void)b;
+#endif
+}
+
+void backend_frame_end(backend_State *b)
+{
+    memset(&b->frame_gc, 0, sizeof b->frame_gc);
+#if defined(TIDE_HOST_BACKEND_TIDE)
+    tide_frame_end(b->L);
+    /* Read now, not after the idle time: in idle-stepped mode the host's
+     * own lua_gc steps come next, and tide counts pauses outside
+     * tide_gc_idle against the last frame; those are idle GC, timed by
+     * the stepper. */
+    tide_FrameStats stats;
+    if (tide_gc_frame_stats(b->L, &stats)) {
+        b->frame_gc.exact = 1;
+        b->frame_gc.pause_ns = stats.pause_ns;
+        b->frame_gc.max_pause_ns = stats.max_pause_ns;
+        b->frame_gc.phase = stats.phase;
+    }
+#endif
+}
+
+double backend_frame_gc_ms(const backend_State *b, double engine_gc_ms)
+{
+    return b->frame_gc.exact ? (double)b->frame_gc.pause_ns / 1e6 : engine_gc_ms;
+}
+
+const char *backend_gc_phase(const backend_State *b)
+{
+#if defined(TIDE_HOST_BACKEND_TIDE)
+    return b->frame_gc.exact ? tide_gc_phase_name(b->frame_gc.phase) : NULL;
+#else
+    (void)b;
+    return NULL;
+#endif
+}
+
+const char *backend_gc_mode_label(const backend_State *b)
+{
+    switch (b->gc_mode) {
+    case OPTIONS_GC_GENERATIONAL: return "generational";
+    case OPTIONS_GC_IDLE_STEPPED: return "stopped";
+    case OPTIONS_GC_LOW_LATENCY: return "low-latency";
+    /* Lua 5.4 and LuaJIT both start incremental; so does --gc incremental. */
+    case OPTIONS_GC_DEFAULT:
+    case OPTIONS_GC_INCREMENTAL: break;
+    }
+#if defined(TIDE_HOST_BACKEND_TIDE)
+    /* libtide's lua_gc modes are advisory (its collector is its own), so
+     * name the --gc option rather than claim an incremental collector. */
+    return options_gc_mode_name(b->gc_mode);
+#else
+    return "incremental";
+#endif
+}
+
+/* Tide outside idle-stepped mode: the runtime decides what idle work is
+ * worth doing. Returns the time it reports for the frame's idle window,
+ * which is what the budget paid for. */
+#if defined(TIDE_HOST_BACKEND_TIDE)
+static double tide_idle(backend_State *b, double budget_ms)
+{
+    tide_gc_idle(b->L, (uint64_t)(budget_ms * 1e6));
+    tide_FrameStats stats;
+    if (!tide_gc_frame_stats(b->L, &stats)) return 0;
+    return (double)stats.idle_gc_ns / 1e6;
+}
+#endif
+
 int backend_idle_gc(backend_State *b, double budget_ms, double *gc_ms)
 {
     *gc_ms = 0;
+#if defined(TIDE_HOST_BACKEND_TIDE)
+    if (b->gc_mode != OPTIONS_GC_IDLE_STEPPED) {
+        if (budget_ms > 0) *gc_ms = tide_idle(b, budget_ms);
+        return 1;
+    }
+#endif
     if (b->gc_mode != OPTIONS_GC_IDLE_STEPPED || budget_ms <= 0) return 1;
     idle_Step step = { b, budget_ms, 0 };
     lua_rawgeti(b->L, LUA_REGISTRYINDEX, b->idle_step_ref);

@@ -26,12 +26,22 @@ typedef struct backend_Memory {
     size_t limit;               /* 0: none; else allocation past it fails */
 } backend_Memory;
 
+/* What the collector did in the frame that just ended, as far as the
+ * backend can tell; filled in by backend_frame_end. */
+typedef struct backend_FrameGc {
+    int exact;                  /* 1: the runtime timed every pause (tide) */
+    uint64_t pause_ns;          /* exact: the frame's pauses in all */
+    uint64_t max_pause_ns;      /* exact: its longest pause */
+    int phase;                  /* exact: tide_GcPhase when the frame ended */
+} backend_FrameGc;
+
 typedef struct backend_State {
     lua_State *L;
     backend_Memory memory;
     options_GcMode gc_mode;
     uint64_t (*clock_ns)(void);
     int idle_step_ref;          /* registry ref of the protected idle stepper */
+    backend_FrameGc frame_gc;   /* of the last frame that ended */
 } backend_State;
 
 /* "lua5.4", "luajit" (later "tide"): what engine.backend() returns. */
@@ -53,10 +63,39 @@ void backend_close(backend_State *b);
  * inside allocation, where nothing can time them. */
 int backend_gc_reported(const backend_State *b);
 
-/* idle-stepped mode: steps the collector until [budget_ms] is spent or a
- * cycle ends; other modes do nothing. [*gc_ms] gets the time spent in steps.
+/* Where a frame begins and ends, for a runtime that schedules and counts
+ * its pauses by frame (tide: tide_frame_begin/tide_frame_end). No-ops on
+ * the stock backends. backend_frame_begin may collect (a pause put off to
+ * the frame boundary), so it belongs inside the frame's time; it must not
+ * be called from inside a call into the state. backend_frame_end fills in
+ * b->frame_gc. */
+void backend_frame_begin(backend_State *b);
+void backend_frame_end(backend_State *b);
+
+/* The GC time inside the frame that just ended, in ms. Tide: the pauses
+ * its runtime counted in the frame (engine.gc calls included: they
+ * collect in pauses too). Stock backends cannot see their collector inside
+ * allocation, so: [engine_gc_ms], the time of the frame's engine.gc calls. */
+double backend_frame_gc_ms(const backend_State *b, double engine_gc_ms);
+
+/* The collector's phase when the frame ended ("idle", "marking", ...), or
+ * NULL where the backend cannot tell (stock Lua and LuaJIT keep it
+ * internal). */
+const char *backend_gc_phase(const backend_State *b);
+
+/* The collector mode the host set up ("incremental", "generational",
+ * "stopped" in idle-stepped mode, "low-latency"). A script may switch a
+ * stock collector with collectgarbage() without the host knowing. */
+const char *backend_gc_mode_label(const backend_State *b);
+
+/* The idle time after a frame, [budget_ms] of it for the collector.
+ * idle-stepped mode (every backend): steps the collector until the budget
+ * is spent or a cycle ends. Tide in its other modes: tide_gc_idle, which
+ * sweeps, runs finalizers and takes a due collection when it fits. Stock
+ * backends in their other modes: nothing. [*gc_ms] gets the time spent.
  * A step can run __gc finalizers; if one fails (LuaJIT propagates their
- * errors) the message is left on the stack and the result is 0. */
+ * errors) the message is left on the stack and the result is 0 (tide_gc_idle
+ * turns finalizer errors into warnings and never fails). */
 int backend_idle_gc(backend_State *b, double budget_ms, double *gc_ms);
 
 #endif /* HOST_BACKEND_H */

@@ -28,7 +28,7 @@ typedef struct frame_Pacing {
 } frame_Pacing;
 
 typedef struct frame_Times {
-    uint64_t start, updated, drawn, presented;
+    uint64_t start, begun, updated, drawn, presented;
 } frame_Times;
 
 static double ms_between(uint64_t from, uint64_t to)
@@ -91,7 +91,8 @@ static void flip_on_timeline(platform_Platform *platform, frame_Pacing *pacing, 
     pacing->frame_due_ns = now > due + pacing->period_ns ? now : due;
 }
 
-/* GC steps (idle-stepped mode), then waiting and flipping in a window.
+/* Idle GC (idle-stepped mode's steps, or tide_gc_idle on the tide
+ * backend), then waiting and flipping in a window.
  * Returns 0 if a GC step failed (its message is on the Lua stack). */
 static int idle(frame_Loop *loop, frame_Pacing *pacing, double *idle_gc_ms)
 {
@@ -110,19 +111,27 @@ static int idle(frame_Loop *loop, frame_Pacing *pacing, double *idle_gc_ms)
 
 /* ---------------------------------------------------------------- a frame */
 
-/* update, draw, present; 0 on a script error. */
+/* Opens the frame for the backend, then update, draw, present, and closes
+ * it; 0 on a script error (the frame is still closed, so that its pauses
+ * are final). backend_frame_begin may take a collection put off to the
+ * frame boundary: that pause is the frame's, so it lies inside frame time
+ * (from start) but not inside update time (from begun). */
 static int run_frame_work(frame_Loop *loop, frame_Times *t, SDL_Surface **shot)
 {
     engine_Host *host = loop->host;
     int shot_due = screenshot_due(loop->options, host->frame);
     t->start = platform_clock_ns();
-    if (!script_call_global(loop->script, "update", host->dt)) return 0;
+    backend_frame_begin(loop->backend);
+    t->begun = platform_clock_ns();
+    int ok = script_call_global(loop->script, "update", host->dt);
     t->updated = platform_clock_ns();
-    if (!script_call_global(loop->script, "draw", -1)) return 0;
+    if (ok) ok = script_call_global(loop->script, "draw", -1);
     t->drawn = platform_clock_ns();
-    if (!loop->platform->headless) platform_draw(loop->platform, &host->draw);
-    else if (shot_due) *shot = render_screenshot(loop);
+    if (ok && !loop->platform->headless) platform_draw(loop->platform, &host->draw);
+    else if (ok && shot_due) *shot = render_screenshot(loop);
     t->presented = platform_clock_ns();
+    backend_frame_end(loop->backend);
+    if (!ok) return 0;
     /* In a window the screenshot is an extra render, outside frame time. */
     if (!loop->platform->headless && shot_due) *shot = render_screenshot(loop);
     return 1;
@@ -134,7 +143,9 @@ static void draw_overlay(frame_Loop *loop)
     if (platform->headless || !platform->overlay_visible) return;
     overlay_Info info = { backend_name(), options_gc_mode_name(loop->options->gc_mode),
                           backend_gc_reported(loop->backend),
-                          (double)loop->backend->memory.in_use / 1024.0 };
+                          (double)loop->backend->memory.in_use / 1024.0,
+                          backend_gc_phase(loop->backend),
+                          backend_gc_mode_label(loop->backend) };
     overlay_draw(platform->renderer, &platform->scratch, platform->width, loop->recorder, &info);
 }
 
@@ -144,10 +155,10 @@ static int record_frame(frame_Loop *loop, const frame_Times *t, double idle_gc_m
     const backend_Memory *memory = &loop->backend->memory;
     recorder_Frame f = {
         .frame_ms = ms_between(t->start, t->presented),
-        .update_ms = ms_between(t->start, t->updated),
+        .update_ms = ms_between(t->begun, t->updated),
         .draw_ms = ms_between(t->updated, t->drawn),
         .present_ms = ms_between(t->drawn, t->presented),
-        .gc_ms = (double)loop->host->gc_ns / 1e6,
+        .gc_ms = backend_frame_gc_ms(loop->backend, (double)loop->host->gc_ns / 1e6),
         .idle_gc_ms = idle_gc_ms,
         .mem_kb = (double)memory->in_use / 1024.0,
         .alloc_kb = (double)(memory->total_allocated - *allocated_before) / 1024.0,

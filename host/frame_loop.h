@@ -4,8 +4,10 @@
  * A frame: poll input (window), update(dt), draw(), present (draw the
  * commands with SDL_Renderer: into the window's back buffer, or headless
  * into a software renderer when a screenshot is due), record, then idle:
- * GC steps in idle-stepped mode, waiting until the frame is due (window),
- * and showing the back buffer. Frame time is update + draw + present; the
+ * GC steps in idle-stepped mode (tide_gc_idle on the tide backend in its
+ * other modes), waiting until the frame is due (window), and showing the
+ * back buffer. The backend is told where each frame begins and ends
+ * (backend_frame_begin/end), which tide uses to place and count pauses. Frame time is update + draw + present; the
  * buffer flip belongs to the idle time because with vsync it waits for the
  * vertical blank, which is not work the frame did.
  *

@@ -88,7 +88,13 @@ static void draw_numbers(SDL_Renderer *renderer, render_Scratch *scratch, float 
     draw_text_line(renderer, scratch, x, y, line);
     snprintf(line, sizeof line, "max %.2f ms over %zu frames", max_ms, count - first);
     draw_text_line(renderer, scratch, x, y + TEXT_LINE_HEIGHT, line);
-    snprintf(line, sizeof line, "script heap %.1f KiB", info->mem_kb);
+    /* Stock backends do not expose their collector's phase: show the mode
+     * the host set up, marked as such, rather than a guessed phase. */
+    if (info->gc_phase)
+        snprintf(line, sizeof line, "script heap %.1f KiB  phase %s", info->mem_kb, info->gc_phase);
+    else
+        snprintf(line, sizeof line, "script heap %.1f KiB  mode %s", info->mem_kb,
+                 info->gc_collector ? info->gc_collector : "?");
     draw_text_line(renderer, scratch, x, y + 2 * TEXT_LINE_HEIGHT, line);
     snprintf(line, sizeof line, "%s  gc %s%s  (F1 hides)", info->backend, info->gc_mode,
              info->gc_reported ? "" : " (untimed)");

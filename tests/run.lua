@@ -38,7 +38,8 @@
 --
 -- Expectation comments (scripts and host tests):
 --   -- expect: TEXT            the next stdout line is TEXT (anywhere on a line;
---                              scripts only: stdout is exactly these lines)
+--                              scripts: stdout is exactly these lines; host
+--                              tests: these lines, in order, among the rest)
 --   -- expect error: TEXT      the run fails and stderr contains TEXT
 --   -- requires: engine        uses the engine module: hosts only, not the oracle
 --   -- requires: tide          tests a Tide behaviour stock Lua lacks (e.g. it
@@ -50,6 +51,11 @@
 --   -- expect stdout: TEXT     stdout contains TEXT
 --   -- expect stderr: TEXT     stderr contains TEXT
 --   -- expect report rows: N   the report's frames.csv has N data rows
+--   -- expect report positive: KEY.FIELD
+--                              summary.json's KEY.FIELD (e.g. gc_ms.max) is a
+--                              number above 0
+--   -- expect report positive: frames.csv:COLUMN
+--                              some row of frames.csv has COLUMN above 0
 --   -- backends: NAME ...      run only on these hosts (lua54, luajit, tide)
 
 local TIMEOUT_SECONDS = 300
@@ -179,7 +185,7 @@ local function parse_expectations(path)
     local e = {
         stdout_lines = {}, errors = {}, stdout_has = {}, stderr_has = {},
         requires = {}, lua54_only = false, host_args = "", exit = nil,
-        report_rows = nil, backends = nil,
+        report_rows = nil, backends = nil, report_positive = {},
     }
     for line in source:gmatch("[^\n]*") do
         local text = line:match("%-%- expect: (.*)$")
@@ -194,6 +200,8 @@ local function parse_expectations(path)
         if text then e.exit = tonumber(text) end
         text = line:match("^%-%- expect report rows: (%d+)")
         if text then e.report_rows = tonumber(text) end
+        text = line:match("^%-%- expect report positive: (%S+)")
+        if text then e.report_positive[#e.report_positive + 1] = text end
         text = line:match("^%-%- requires: (.*)$")
         if text then e.requires[#e.requires + 1] = text end
         if line:match("^%-%- lua: 5%.4") then e.lua54_only = true end
@@ -225,13 +233,25 @@ local function check_run(e, status, stdout, stderr, exact_stdout)
     if status ~= e.exit then
         problems[#problems + 1] = string.format("exit status %d, expected %d", status, e.exit)
     end
-    local got = exact_stdout and lines_of(stdout) or {}
+    local got = lines_of(stdout)
     local n = exact_stdout and math.max(#got, #e.stdout_lines) or 0
     for i = 1, n do
         if got[i] ~= e.stdout_lines[i] then
             problems[#problems + 1] = string.format("stdout line %d: got %q, expected %q",
                 i, tostring(got[i]), tostring(e.stdout_lines[i]))
             break
+        end
+    end
+    if not exact_stdout then
+        -- A host also prints its summary: the expected lines, in order, among the rest.
+        local at = 1
+        for _, want in ipairs(e.stdout_lines) do
+            while at <= #got and got[at] ~= want do at = at + 1 end
+            if at > #got then
+                problems[#problems + 1] = string.format("stdout lacks the line %q (in order)", want)
+                break
+            end
+            at = at + 1
         end
     end
     for _, want in ipairs(e.stdout_has) do
@@ -405,6 +425,36 @@ local function count_csv_rows(path)
     return rows < 0 and 0 or rows
 end
 
+-- The value an `expect report positive:` names (see the header), or nil.
+local function report_value(report_dir, name)
+    local column = name:match("^frames%.csv:(.+)$")
+    if column then
+        local text = read_file(report_dir .. "/frames.csv")
+        if not text then return nil end
+        local rows = lines_of(text)
+        local index
+        local i = 0
+        for field in (rows[1] or ""):gmatch("[^,]+") do
+            i = i + 1
+            if field == column then index = i end
+        end
+        if not index then return nil end
+        local largest
+        for r = 2, #rows do
+            local fields = {}
+            for field in rows[r]:gmatch("[^,]+") do fields[#fields + 1] = field end
+            local v = tonumber(fields[index])
+            if v and (not largest or v > largest) then largest = v end
+        end
+        return largest
+    end
+    local key, field = name:match("^([%w_]+)%.([%w_]+)$")
+    local summary = read_file(report_dir .. "/summary.json")
+    if not key or not summary then return nil end
+    local object = summary:match('"' .. key .. '"%s*:%s*(%b{})')
+    return object and tonumber(object:match('"' .. field .. '"%s*:%s*([-%d.eE+]+)'))
+end
+
 local function suite_host(bin)
     for _, path in ipairs(list("tests/host/*.lua")) do
         local e = parse_expectations(path)
@@ -425,6 +475,13 @@ local function suite_host(bin)
                     end
                     if not file_exists(report_dir .. "/summary.json") then
                         problems[#problems + 1] = "no summary.json in the report"
+                    end
+                end
+                for _, name in ipairs(e.report_positive) do
+                    local value = report_value(report_dir, name)
+                    if not value or value <= 0 then
+                        problems[#problems + 1] = string.format("report's %s is %s, expected above 0",
+                            name, tostring(value))
                     end
                 end
                 report(name, problems)
