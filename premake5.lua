@@ -145,6 +145,16 @@ project "tide-unit-tests"
     buildoptions { cflags("lua54"), cflags("stb") }
     linkoptions { libs("lua54"), libs("stb"), "-lm" }
 
+-- C unit tests of the collector's self-contained parts (the major heap and
+-- the large object space), compiled from their sources: no libtide, no Lua.
+-- The driver prints what tide-unit-tests prints (tests/unit/check.h).
+project "tide-gc-unit-tests"
+    kind "ConsoleApp"
+    files { "tests/gc_unit/*.c", "runtime/gc/major.c", "runtime/gc/los.c" }
+    includedirs { "runtime/include", "runtime/gc", "tests/unit" }
+    buildoptions { "-pthread" }
+    linkoptions { "-pthread" }
+
 -- Tide's standard libraries (runtime/lib) on stock Lua 5.4's core: proves
 -- them against the reference core; see tests/libcheck/main.c.
 project "tide-libcheck"

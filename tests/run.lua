@@ -5,7 +5,9 @@
 --
 -- Each --bin names a build output folder (bin/Debug, bin/address-Debug, ...);
 -- every suite runs against every one. Suites:
---   unit     the C unit-test binary (tide-unit-tests), one result per TEST
+--   unit     the C unit-test binaries (tide-unit-tests; tide-gc-unit-tests,
+--            the collector's major heap and large-object space), one result
+--            per TEST
 --   scripts  tests/scripts/*.lua on every interpreter target, checked against
 --            their expectation comments, and on stock lua5.4 (the oracle)
 --            when they use no extension; the `tide` interpreter runs them
@@ -312,8 +314,10 @@ end
 ---------------------------------------------------------------------------
 -- Suites
 
-local function suite_unit(bin)
-    local binary = bin .. "/tide-unit-tests"
+-- [program]: tide-unit-tests (host and bindings) or tide-gc-unit-tests (the
+-- collector's self-contained spaces); both print PASS/FAIL NAME lines.
+local function suite_unit(bin, program)
+    local binary = bin .. "/" .. program
     if not file_exists(binary) then
         report("unit [" .. bin .. "]", { "missing " .. binary .. " (build it first)" })
         return
@@ -679,7 +683,8 @@ for _, bin in ipairs(options.bins) do
     if #hosts_in(bin) == 0 then
         report("build [" .. bin .. "]", { "no host binary in " .. bin .. " (build it first)" })
     end
-    suite_unit(bin)
+    suite_unit(bin, "tide-unit-tests")
+    suite_unit(bin, "tide-gc-unit-tests")
     suite_exports(bin)
     suite_scripts(bin)
     suite_api(bin)

@@ -1,0 +1,154 @@
+/*
+ * los.h — the large object space: objects above MAJOR_MAX_OBJECT bytes
+ * (DESIGN §4.3). Each object is its own allocation through the owner's
+ * obtain callback (lua_Alloc's contract, as for the major heap), never
+ * moves, and carries its own header (size, kind, mark) and card bytes, one
+ * per 512 bytes of the object, counted from the object's start: writing one
+ * slot of a 1M-slot array dirties one card, not the whole object.
+ *
+ * Allocation layout (one obtain block):
+ *     [cards: ncards bytes | padding to 16 | LosObject | object ...]
+ * The header sits right before the object, so marks and cards are reached
+ * from an object pointer by a subtraction; the padding makes every object
+ * 16-byte aligned whatever alignment obtain gives (it is sized for the
+ * worst case, 15 bytes).
+ *
+ * The space keeps its objects in an array sorted by address, so the
+ * conservative scan's los_object_containing is a binary search. Insertion
+ * and removal move the tail of the array; there are few large objects (each
+ * is above 8 KiB) and a sweep compacts the array in one pass.
+ *
+ * Threads: as for the major heap (major.h): mutator only, except the mark
+ * bits, which los_mark_atomic / los_is_marked may touch from a concurrent
+ * marker. The sweep is not lazy (freeing an object is one call): it runs
+ * where the owner decides, never while marking.
+ */
+#ifndef TIDE_GC_LOS_H
+#define TIDE_GC_LOS_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "luaconf.h"
+
+#define LOS_CARD_SHIFT 9
+#define LOS_CARD_SIZE ((size_t)1 << LOS_CARD_SHIFT) /* 512 bytes */
+#define LOS_REFS 0   /* same values as MAJOR_REFS / MAJOR_NOREFS */
+#define LOS_NOREFS 1
+
+typedef void *(*los_Obtain)(void *ud, void *block, size_t osize, size_t nsize);
+typedef void (*los_OnFree)(void *ud, void *obj, size_t size);
+
+typedef struct LosObject {
+    void *raw;              /* what obtain returned */
+    size_t raw_size;
+    size_t size;            /* the object's bytes, as asked */
+    size_t ncards;          /* ceil(size / LOS_CARD_SIZE) */
+    uint8_t *cards;         /* ncards bytes at the start of raw; 1 = dirty */
+    _Atomic uint8_t mark;
+    uint8_t kind;           /* LOS_REFS or LOS_NOREFS */
+    uint8_t pad_[6];
+} LosObject;
+
+typedef struct LosConfig {
+    los_Obtain obtain;  /* required */
+    void *obtain_ud;
+    los_OnFree on_free; /* may be NULL; called by los_sweep with the dead object
+                           and its size, before it is freed; it must not
+                           call into the space */
+    void *free_ud;
+} LosConfig;
+
+typedef struct LosSpace LosSpace;
+
+typedef struct LosStats {
+    size_t objects;
+    size_t object_bytes;          /* sum of the objects' sizes */
+    size_t obtained_bytes;        /* what obtain gave for them (headers, cards) */
+    size_t live_bytes_last_sweep; /* object bytes that survived the last sweep */
+    uint64_t obtain_calls;
+} LosStats;
+
+TIDE_INTERNAL LosSpace *los_create(const LosConfig *cfg);
+/* Frees every object (no on_free) and the space. */
+TIDE_INTERNAL void los_destroy(LosSpace *s);
+
+/* A zeroed object of [n] bytes (n >= 1; meant for n > MAJOR_MAX_OBJECT),
+ * 16-byte aligned; NULL when obtain refuses. */
+TIDE_INTERNAL void *los_alloc(LosSpace *s, size_t n, int kind);
+/* Free one object now (on_free is not called): storage the owner knows is
+ * dead and that no marker can be reading. */
+TIDE_INTERNAL void los_free(LosSpace *s, void *obj);
+/* While on, new objects are born marked. */
+TIDE_INTERNAL void los_set_allocate_black(LosSpace *s, int on);
+
+/* The start of the object [addr] points at or into, else NULL. O(log n). */
+TIDE_INTERNAL void *los_object_containing(const LosSpace *s, const void *addr);
+
+static inline LosObject *los_header(const void *obj)
+{
+    return (LosObject *)(void *)((char *)(uintptr_t)obj - sizeof(LosObject));
+}
+static inline size_t los_object_size(const void *obj) { return los_header(obj)->size; }
+static inline int los_has_refs(const void *obj) { return los_header(obj)->kind == LOS_REFS; }
+
+/* --- marks ---------------------------------------------------------------------- */
+static inline int los_is_marked(const void *obj)
+{
+    return atomic_load_explicit(&los_header(obj)->mark, memory_order_relaxed) != 0;
+}
+/* 1 if the object was unmarked. For a marker that runs alone. */
+static inline int los_mark(void *obj)
+{
+    LosObject *h = los_header(obj);
+    if (atomic_load_explicit(&h->mark, memory_order_relaxed)) return 0;
+    atomic_store_explicit(&h->mark, 1, memory_order_relaxed);
+    return 1;
+}
+/* The same, exactly one of several racing markers gets 1. */
+static inline int los_mark_atomic(void *obj)
+{
+    LosObject *h = los_header(obj);
+    if (atomic_load_explicit(&h->mark, memory_order_relaxed)) return 0;
+    return atomic_exchange_explicit(&h->mark, 1, memory_order_relaxed) == 0;
+}
+TIDE_INTERNAL void los_clear_marks(LosSpace *s);
+
+/* --- cards ------------------------------------------------------------------------
+ * [slot] must lie inside [obj]. */
+static inline size_t los_card_index(const void *obj, const void *slot)
+{
+    return ((uintptr_t)slot - (uintptr_t)obj) >> LOS_CARD_SHIFT;
+}
+static inline void los_card_mark(void *obj, const void *slot)
+{
+    los_header(obj)->cards[los_card_index(obj, slot)] = 1;
+}
+static inline int los_card_is_dirty(const void *obj, const void *slot)
+{
+    return los_header(obj)->cards[los_card_index(obj, slot)] != 0;
+}
+static inline void los_card_clear(void *obj, const void *slot)
+{
+    los_header(obj)->cards[los_card_index(obj, slot)] = 0;
+}
+/* The barrier's form when only the slot is known: a lookup. 0 if [slot]
+ * is in no large object. */
+TIDE_INTERNAL int los_card_mark_addr(LosSpace *s, const void *slot);
+/* [fn](ud, obj, lo, hi) for every maximal run of dirty cards, [lo, hi)
+ * clipped to the object; with [clear] the cards are cleared as reported. */
+typedef void (*los_RangeFn)(void *ud, void *obj, void *lo, void *hi);
+TIDE_INTERNAL void los_visit_dirty_cards(LosSpace *s, los_RangeFn fn, void *ud, int clear);
+TIDE_INTERNAL void los_clear_cards(LosSpace *s);
+
+/* --- sweeping, walking ---------------------------------------------------------- */
+/* Free every unmarked object (on_free first), clear the survivors' marks;
+ * returns the survivors' bytes. */
+TIDE_INTERNAL size_t los_sweep(LosSpace *s);
+typedef void (*los_ObjectFn)(void *ud, void *obj, size_t size, int kind);
+/* [fn] on every object, ascending addresses; [fn] must not allocate or free. */
+TIDE_INTERNAL void los_foreach(LosSpace *s, los_ObjectFn fn, void *ud);
+TIDE_INTERNAL void los_stats(const LosSpace *s, LosStats *out);
+
+#endif

@@ -1,0 +1,274 @@
+/*
+ * major.h — the major heap: size-class blocks for objects of at most
+ * MAJOR_MAX_OBJECT bytes (DESIGN §4.3). Larger objects go to the large
+ * object space (los.h).
+ *
+ * A self-contained module: it knows nothing of Lua objects. The owner (the
+ * collector) supplies the memory (an obtain callback with lua_Alloc's
+ * contract, so that memory limits and accounting keep working), says for
+ * each allocation whether the object may hold references, sets mark bits
+ * while marking, and is told of every object the sweep frees (on_free).
+ *
+ * Memory. Arenas of N blocks (N = blocks_per_arena, at most 64) come from
+ * obtain; each block is MAJOR_BLOCK_SIZE bytes, aligned to its size, so the
+ * block (and its header) of any interior address is one mask away. A block
+ * holds objects of one size class and one kind (with references, or
+ * reference-free such as strings: the marker never scans those).
+ *
+ * Block layout:
+ *     [MajorBlock header | slot 0 | slot 1 | ... | slot count-1 | tail]
+ * The header holds the mark bitmap and the allocated bitmap (one bit per
+ * slot), the free list (linked through the free slots' first word), and the
+ * card bytes (one per 512 bytes of the block, header included, so a card's
+ * index is address bits alone).
+ *
+ * Life of a block:
+ *     free (in an arena, contents undefined)
+ *       -> in use, swept: allocatable; its allocated bits are the truth
+ *       -> unswept (major_begin_sweep, after a mark): an allocated slot
+ *          holds a live object iff its mark bit is set; dead ones are freed
+ *          when the block is swept (on demand by allocation of its class,
+ *          by major_sweep_some, or by major_sweep_all)
+ *       -> swept again, or free when nothing in it survived.
+ * Arenas whose blocks are all free go back to obtain at the end of a sweep
+ * (when the last unswept block has been swept) or on demand.
+ *
+ * Marking. Mark bits are only meaningful between the start of a mark
+ * (all bits clear: the sweep clears the bits of every block it sweeps, and
+ * major_clear_marks exists for an abandoned mark) and the sweep. The mark
+ * must not start while blocks are unswept: major_clear_marks sweeps them
+ * first. An object allocated while marking is marked if the owner asked for
+ * black allocation (major_set_allocate_black).
+ *
+ * Threads. Everything is for the mutator thread (with the world stopped for
+ * a collection) except the mark bits: major_mark_atomic and
+ * major_is_marked may be used by a concurrent marker while the mutator
+ * allocates (it never sweeps while marking). The plain major_mark is for a
+ * marker that runs alone; it must not race with major_mark_atomic.
+ * Cards are plain bytes written by the mutator's barrier and read and
+ * cleared by a collection that stops the world.
+ */
+#ifndef TIDE_GC_MAJOR_H
+#define TIDE_GC_MAJOR_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "luaconf.h"
+
+/* --- geometry ---------------------------------------------------------------- */
+#define MAJOR_BLOCK_SHIFT 14
+#define MAJOR_BLOCK_SIZE ((size_t)1 << MAJOR_BLOCK_SHIFT) /* 16 KiB */
+#define MAJOR_BLOCK_MASK (MAJOR_BLOCK_SIZE - 1)
+#define MAJOR_CARD_SHIFT 9
+#define MAJOR_CARD_SIZE ((size_t)1 << MAJOR_CARD_SHIFT) /* 512 bytes */
+#define MAJOR_CARDS_PER_BLOCK (MAJOR_BLOCK_SIZE >> MAJOR_CARD_SHIFT) /* 32 */
+#define MAJOR_MIN_OBJECT ((size_t)16)
+#define MAJOR_MAX_OBJECT ((size_t)8192) /* larger objects: los.h */
+#define MAJOR_ALIGN ((size_t)16)        /* every slot is 16-byte aligned */
+/* Bitmap words: enough bits for the slots of the smallest class. */
+#define MAJOR_BITMAP_WORDS (MAJOR_BLOCK_SIZE / MAJOR_MIN_OBJECT / 64) /* 16 */
+/* Upper bound on the number of size classes (the table is computed once). */
+#define MAJOR_MAX_CLASSES 64
+#define MAJOR_MAX_ARENA_BLOCKS 64
+
+/* Kinds of objects (a block holds one kind). */
+#define MAJOR_REFS 0   /* may reference other objects: the marker scans it */
+#define MAJOR_NOREFS 1 /* never references anything (strings): never scanned */
+#define MAJOR_KINDS 2
+
+/* Block states. */
+#define MAJOR_BLOCK_SWEPT 1
+#define MAJOR_BLOCK_UNSWEPT 2
+
+typedef void *(*major_Obtain)(void *ud, void *block, size_t osize, size_t nsize);
+typedef void (*major_OnFree)(void *ud, void *obj, size_t size);
+
+typedef struct MajorArena MajorArena;
+
+/* The header at the start of every block in use. */
+typedef struct MajorBlock {
+    struct MajorBlock *next;   /* in its class's available or unswept list */
+    MajorArena *arena;
+    void *free_list;           /* free slots, ascending, linked through word 0;
+                                  valid only while swept */
+    uint32_t obj_size;         /* slot size (the class's size) */
+    uint32_t recip;            /* ceil(2^32 / obj_size): slot = off * recip >> 32 */
+    uint16_t count;            /* slots in the block */
+    uint16_t nfree;            /* slots on the free list (swept blocks) */
+    uint8_t class_index;
+    uint8_t kind;              /* MAJOR_REFS or MAJOR_NOREFS */
+    uint8_t state;             /* MAJOR_BLOCK_SWEPT or MAJOR_BLOCK_UNSWEPT */
+    uint8_t cards[MAJOR_CARDS_PER_BLOCK];      /* 1 = dirty */
+    _Atomic uint64_t mark[MAJOR_BITMAP_WORDS]; /* bit i: slot i reached */
+    uint64_t alloc[MAJOR_BITMAP_WORDS];        /* bit i: slot i holds an object */
+} MajorBlock;
+
+/* Where slot 0 begins: the header rounded up to the slot alignment. */
+#define MAJOR_OBJ_START ((sizeof(MajorBlock) + MAJOR_ALIGN - 1) & ~(MAJOR_ALIGN - 1))
+#define MAJOR_PAYLOAD (MAJOR_BLOCK_SIZE - MAJOR_OBJ_START)
+
+typedef struct MajorConfig {
+    major_Obtain obtain;   /* required */
+    void *obtain_ud;
+    major_OnFree on_free;  /* may be NULL; called by sweeps with the dead
+                              object and its slot size, before the slot is
+                              reused; it must not call into the heap */
+    void *free_ud;
+    unsigned blocks_per_arena; /* 1..64; 0 = the default (64: 1 MiB arenas) */
+} MajorConfig;
+
+typedef struct MajorHeap MajorHeap;
+
+typedef struct MajorStats {
+    size_t arenas;            /* arenas held */
+    size_t arena_bytes;       /* bytes obtained for arenas (slack included) */
+    size_t blocks;            /* blocks in arenas */
+    size_t blocks_used;       /* blocks holding a size class */
+    size_t blocks_unswept;
+    size_t block_bytes;       /* blocks_used * MAJOR_BLOCK_SIZE */
+    size_t slot_bytes;        /* bytes of allocated slots (dead ones in unswept
+                                 blocks included) */
+    size_t live_bytes_last_sweep; /* slot bytes surviving the last complete sweep */
+    double fragmentation;     /* 1 - slot_bytes / block_bytes (0 when empty):
+                                 headers, tails and free slots */
+    uint64_t obtain_calls;    /* calls of obtain (arenas, descriptors, arrays) */
+    size_t blocks_per_class[MAJOR_KINDS][MAJOR_MAX_CLASSES];
+} MajorStats;
+
+/* --- the heap ------------------------------------------------------------------ */
+/* NULL when obtain fails. */
+TIDE_INTERNAL MajorHeap *major_create(const MajorConfig *cfg);
+/* Gives every arena and the heap back to obtain. Calls no on_free: the
+ * owner frees what its objects own first (major_foreach). */
+TIDE_INTERNAL void major_destroy(MajorHeap *h);
+
+/* --- size classes --------------------------------------------------------------
+ * Computed once (thread-safe: the first major_create or any of these). */
+TIDE_INTERNAL int major_class_count(void);
+TIDE_INTERNAL size_t major_class_size(int c);
+/* The smallest class whose slots hold [n] bytes (1 <= n <= MAJOR_MAX_OBJECT). */
+TIDE_INTERNAL int major_class_of(size_t n);
+/* Slots per block of class [c]. */
+TIDE_INTERNAL unsigned major_class_slots(int c);
+
+/* --- allocation -----------------------------------------------------------------
+ * A zeroed object of [n] bytes (1 <= n <= MAJOR_MAX_OBJECT) of [kind],
+ * 16-byte aligned; NULL when a new arena is needed and obtain refuses it.
+ * May sweep blocks (calling on_free) and so free dead objects. */
+TIDE_INTERNAL void *major_alloc(MajorHeap *h, size_t n, int kind);
+/* While on, new objects are born marked (during a concurrent mark). */
+TIDE_INTERNAL void major_set_allocate_black(MajorHeap *h, int on);
+
+/* --- finding objects ------------------------------------------------------------ */
+/* The start of the live object [addr] points at or into, or NULL (not in
+ * the heap, a header, a block's tail, a free slot, a dead object of an
+ * unswept block). O(log arenas). */
+TIDE_INTERNAL void *major_object_containing(const MajorHeap *h, const void *addr);
+/* Does [addr] lie in one of the heap's arenas (in use or not)? */
+TIDE_INTERNAL int major_in_heap(const MajorHeap *h, const void *addr);
+
+/* --- per-object facts: [obj] is an object start returned by major_alloc ----------- */
+static inline MajorBlock *major_block_of(const void *addr)
+{
+    return (MajorBlock *)(void *)((uintptr_t)addr & ~(uintptr_t)MAJOR_BLOCK_MASK);
+}
+static inline unsigned major_slot_of(const MajorBlock *b, const void *obj)
+{
+    uint64_t off = (uint64_t)((uintptr_t)obj - (uintptr_t)b - MAJOR_OBJ_START);
+    return (unsigned)((off * b->recip) >> 32);
+}
+static inline size_t major_object_size(const void *obj)
+{
+    return major_block_of(obj)->obj_size;
+}
+/* May the object hold references (is its block scanned by the marker)? */
+static inline int major_has_refs(const void *obj)
+{
+    return major_block_of(obj)->kind == MAJOR_REFS;
+}
+
+/* --- mark bits ---------------------------------------------------------------------- */
+static inline int major_is_marked(const void *obj)
+{
+    MajorBlock *b = major_block_of(obj);
+    unsigned i = major_slot_of(b, obj);
+    return (int)((atomic_load_explicit(&b->mark[i >> 6], memory_order_relaxed) >> (i & 63)) & 1);
+}
+/* Set the mark bit; 1 if it was clear. For a marker that runs alone. */
+static inline int major_mark(void *obj)
+{
+    MajorBlock *b = major_block_of(obj);
+    unsigned i = major_slot_of(b, obj);
+    uint64_t bit = (uint64_t)1 << (i & 63);
+    uint64_t w = atomic_load_explicit(&b->mark[i >> 6], memory_order_relaxed);
+    if (w & bit) return 0;
+    atomic_store_explicit(&b->mark[i >> 6], w | bit, memory_order_relaxed);
+    return 1;
+}
+/* The same, safe against other threads marking in the same block: exactly
+ * one caller gets 1. Relaxed: the marker publishes the object's contents
+ * through its own work queues, not through the bit. */
+static inline int major_mark_atomic(void *obj)
+{
+    MajorBlock *b = major_block_of(obj);
+    unsigned i = major_slot_of(b, obj);
+    uint64_t bit = (uint64_t)1 << (i & 63);
+    if (atomic_load_explicit(&b->mark[i >> 6], memory_order_relaxed) & bit) return 0;
+    return (atomic_fetch_or_explicit(&b->mark[i >> 6], bit, memory_order_relaxed) & bit) == 0;
+}
+/* Clear every mark bit (an abandoned mark). Sweeps unswept blocks first. */
+TIDE_INTERNAL void major_clear_marks(MajorHeap *h);
+
+/* --- cards ---------------------------------------------------------------------------
+ * One byte per 512 bytes of block; [addr] is the stored-into slot, which
+ * must lie in a block in use (an object of this heap). */
+static inline void major_card_mark(const void *addr)
+{
+    major_block_of(addr)->cards[((uintptr_t)addr & MAJOR_BLOCK_MASK) >> MAJOR_CARD_SHIFT] = 1;
+}
+static inline int major_card_is_dirty(const void *addr)
+{
+    return major_block_of(addr)->cards[((uintptr_t)addr & MAJOR_BLOCK_MASK) >> MAJOR_CARD_SHIFT] != 0;
+}
+static inline void major_card_clear(const void *addr)
+{
+    major_block_of(addr)->cards[((uintptr_t)addr & MAJOR_BLOCK_MASK) >> MAJOR_CARD_SHIFT] = 0;
+}
+/* Call [fn] on every maximal run of dirty cards of blocks in use, as the
+ * address range [lo, hi) it covers, clipped to the block's slots (so lo is
+ * never inside the header); the objects overlapping it are found with
+ * major_object_containing / major_object_size. With [clear], the cards
+ * are cleared as they are reported. Blocks in address order. */
+typedef void (*major_RangeFn)(void *ud, void *lo, void *hi);
+TIDE_INTERNAL void major_visit_dirty_cards(MajorHeap *h, major_RangeFn fn, void *ud, int clear);
+TIDE_INTERNAL void major_clear_cards(MajorHeap *h);
+
+/* --- sweeping ---------------------------------------------------------------------------- */
+/* The mark is over: every block in use becomes unswept. Blocks still
+ * unswept from the previous cycle are swept first. */
+TIDE_INTERNAL void major_begin_sweep(MajorHeap *h);
+/* Sweep up to [max_blocks] unswept blocks (idle time); returns how many
+ * were swept. When the last one is swept, empty arenas are released. */
+TIDE_INTERNAL size_t major_sweep_some(MajorHeap *h, size_t max_blocks);
+/* Sweep every unswept block, release empty arenas; returns the slot bytes
+ * live afterwards (live_bytes_last_sweep). */
+TIDE_INTERNAL size_t major_sweep_all(MajorHeap *h);
+/* Sweep the block holding [obj] now if it is unswept; returns the bytes
+ * live in the block afterwards. */
+TIDE_INTERNAL size_t major_sweep_block_of(MajorHeap *h, void *obj);
+/* Blocks still unswept. */
+TIDE_INTERNAL size_t major_unswept_count(const MajorHeap *h);
+/* Give back every arena whose blocks are all free; returns how many. */
+TIDE_INTERNAL size_t major_release_empty_arenas(MajorHeap *h);
+
+/* --- walking ---------------------------------------------------------------------------- */
+/* [fn] on every live object (as major_object_containing defines live),
+ * blocks in address order, slots ascending. [fn] must not allocate. */
+typedef void (*major_ObjectFn)(void *ud, void *obj, size_t size, int kind);
+TIDE_INTERNAL void major_foreach(MajorHeap *h, major_ObjectFn fn, void *ud);
+
+TIDE_INTERNAL void major_stats(const MajorHeap *h, MajorStats *out);
+
+#endif

@@ -1,0 +1,285 @@
+/* Tests of the large object space (runtime/gc/los.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gc_test.h"
+#include "los.h"
+#include "major.h"
+
+typedef struct LosLog {
+    long calls;
+    size_t bytes;
+    long *per_id; /* objects start with their id, 1..nids */
+    size_t nids;
+} LosLog;
+
+static void los_log_free(void *ud, void *obj, size_t size)
+{
+    LosLog *l = ud;
+    l->calls++;
+    l->bytes += size;
+    uint64_t id;
+    memcpy(&id, obj, sizeof id);
+    if (l->per_id != NULL && id >= 1 && id <= l->nids) l->per_id[id - 1]++;
+}
+
+static LosSpace *new_space(TestAlloc *ta, LosLog *log)
+{
+    LosConfig cfg = { test_obtain, ta, log != NULL ? los_log_free : NULL, log };
+    return los_create(&cfg);
+}
+
+static void destroy_space(LosSpace *s, TestAlloc *ta)
+{
+    los_destroy(s);
+    CHECK_INT(ta->outstanding, 0);
+    CHECK_INT(ta->live_blocks, 0);
+}
+
+static int zeroed(const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i]) return 0;
+    return 1;
+}
+
+TEST(los_alloc_and_lookup)
+{
+    TestAlloc ta = { 0 };
+    LosSpace *s = new_space(&ta, NULL);
+    CHECK(s != NULL);
+    static const size_t sizes[] = { MAJOR_MAX_OBJECT + 1, 10000, 65536 + 7, 1 << 20, 12345 };
+    enum { K = sizeof sizes / sizeof sizes[0] };
+    unsigned char *o[K];
+    for (int i = 0; i < K; i++) {
+        o[i] = los_alloc(s, sizes[i], i % 2 ? LOS_NOREFS : LOS_REFS);
+        CHECK(o[i] != NULL);
+        CHECK((uintptr_t)o[i] % 16 == 0);
+        CHECK(zeroed(o[i], sizes[i]));
+        CHECK_INT(los_object_size(o[i]), sizes[i]);
+        CHECK(los_has_refs(o[i]) == (i % 2 == 0));
+        CHECK(!los_is_marked(o[i]));
+        CHECK_INT(los_header(o[i])->ncards, (sizes[i] + 511) / 512);
+        memset(o[i], 0x5A, sizes[i]);
+    }
+    for (int i = 0; i < K; i++) {
+        CHECK(los_object_containing(s, o[i]) == o[i]);
+        CHECK(los_object_containing(s, o[i] + 1) == o[i]);
+        CHECK(los_object_containing(s, o[i] + sizes[i] / 2) == o[i]);
+        CHECK(los_object_containing(s, o[i] + sizes[i] - 1) == o[i]);
+        CHECK(los_object_containing(s, o[i] + sizes[i]) == NULL); /* one past: the next raw block's cards, at best */
+        CHECK(los_object_containing(s, o[i] - 1) == NULL);        /* its header */
+        CHECK(los_object_containing(s, los_header(o[i])->cards) == NULL);
+    }
+    int local;
+    CHECK(los_object_containing(s, &local) == NULL);
+    CHECK(los_object_containing(s, NULL) == NULL);
+    CHECK(los_object_containing(s, (void *)UINTPTR_MAX) == NULL);
+    size_t count = 0;
+    LosStats st;
+    los_stats(s, &st);
+    CHECK_INT(st.objects, K);
+    for (int i = 0; i < K; i++) count += sizes[i];
+    CHECK_INT(st.object_bytes, count);
+    CHECK(st.obtained_bytes > count);
+    CHECK(los_alloc(s, 0, LOS_REFS) == NULL);
+    CHECK(los_alloc(s, 100, 7) == NULL);
+    /* an explicit free */
+    los_free(s, o[2]);
+    los_stats(s, &st);
+    CHECK_INT(st.objects, K - 1);
+    CHECK_INT(st.object_bytes, count - sizes[2]);
+    CHECK(los_object_containing(s, o[3]) == o[3]);
+    destroy_space(s, &ta);
+}
+
+typedef struct CardLog {
+    int n;
+    char *obj, *lo, *hi;
+} CardLog;
+
+static void log_card_range(void *ud, void *obj, void *lo, void *hi)
+{
+    CardLog *c = ud;
+    c->n++;
+    c->obj = obj;
+    c->lo = lo;
+    c->hi = hi;
+}
+
+/* The brief's case: a 1M-slot array (8 MB), one slot written, one card. */
+TEST(los_one_card_of_a_million_slots)
+{
+    TestAlloc ta = { 0 };
+    LosSpace *s = new_space(&ta, NULL);
+    enum { SLOTS = 1 << 20 };
+    uint64_t *arr = los_alloc(s, (size_t)SLOTS * sizeof(uint64_t), LOS_REFS);
+    CHECK(arr != NULL);
+    if (arr == NULL) return;
+    CHECK_INT(los_header(arr)->ncards, (size_t)SLOTS * 8 / 512);
+    CardLog c = { 0 };
+    los_visit_dirty_cards(s, log_card_range, &c, 0);
+    CHECK_INT(c.n, 0);
+    size_t k = 777777;
+    arr[k] = 42;
+    los_card_mark(arr, &arr[k]);
+    CHECK(los_card_is_dirty(arr, &arr[k]));
+    CHECK(!los_card_is_dirty(arr, &arr[k + 64])); /* the next card */
+    los_visit_dirty_cards(s, log_card_range, &c, 0);
+    CHECK_INT(c.n, 1);
+    CHECK(c.obj == (char *)arr);
+    CHECK_INT(c.hi - c.lo, 512);
+    CHECK(c.lo == (char *)arr + (k * 8 / 512) * 512);
+    CHECK(c.lo <= (char *)&arr[k] && (char *)&arr[k] < c.hi);
+    /* cleared as visited */
+    c.n = 0;
+    los_visit_dirty_cards(s, log_card_range, &c, 1);
+    CHECK_INT(c.n, 1);
+    c.n = 0;
+    los_visit_dirty_cards(s, log_card_range, &c, 0);
+    CHECK_INT(c.n, 0);
+    /* through a lookup, the first and the last card, and clearing */
+    CHECK(los_card_mark_addr(s, &arr[SLOTS - 1]));
+    CHECK(!los_card_mark_addr(s, &c));
+    los_card_mark(arr, &arr[0]);
+    los_card_mark(arr, &arr[1]);
+    los_visit_dirty_cards(s, log_card_range, &c, 0);
+    CHECK_INT(c.n, 2);
+    CHECK(c.hi == (char *)&arr[SLOTS]); /* the last one reported */
+    los_card_clear(arr, &arr[0]);
+    CHECK(!los_card_is_dirty(arr, &arr[1]));
+    los_clear_cards(s);
+    c.n = 0;
+    los_visit_dirty_cards(s, log_card_range, &c, 0);
+    CHECK_INT(c.n, 0);
+    destroy_space(s, &ta);
+}
+
+TEST(los_partial_last_card)
+{
+    TestAlloc ta = { 0 };
+    LosSpace *s = new_space(&ta, NULL);
+    size_t n = 8192 + 100;
+    char *o = los_alloc(s, n, LOS_REFS);
+    los_card_mark(o, o + n - 1);
+    CardLog c = { 0 };
+    los_visit_dirty_cards(s, log_card_range, &c, 1);
+    CHECK_INT(c.n, 1);
+    CHECK(c.lo == o + 8192 && c.hi == o + n);
+    destroy_space(s, &ta);
+}
+
+TEST(los_mark_sweep_random)
+{
+    TestAlloc ta = { 0 };
+    enum { N = 150, CYCLES = 5, IDS = N * (CYCLES + 1) };
+    LosLog log = { 0 };
+    log.per_id = calloc(IDS, sizeof(long));
+    log.nids = IDS;
+    LosSpace *s = new_space(&ta, &log);
+    TestRng rng = { 12345 };
+    struct { unsigned char *p; size_t n; uint64_t id; int live; } r[N];
+    size_t nr = 0;
+    uint64_t next_id = 1;
+    static const int pct[CYCLES] = { 50, 0, 100, 20, 80 };
+    long bad = 0;
+    for (int cycle = 0; cycle < CYCLES; cycle++) {
+        while (nr < N) {
+            size_t n = MAJOR_MAX_OBJECT + 1 + rng_below(&rng, 200000);
+            unsigned char *p = los_alloc(s, n, (int)rng_below(&rng, 2));
+            if (p == NULL) {
+                bad++;
+                break;
+            }
+            memcpy(p, &next_id, sizeof next_id);
+            memset(p + 8, (int)(next_id & 0xFF), n - 8);
+            r[nr].p = p;
+            r[nr].n = n;
+            r[nr].id = next_id++;
+            nr++;
+        }
+        memset(log.per_id, 0, IDS * sizeof(long));
+        log.calls = 0;
+        size_t live = 0, dead = 0;
+        for (size_t i = 0; i < nr; i++) {
+            r[i].live = (int)rng_below(&rng, 100) < pct[cycle];
+            if (r[i].live) {
+                if (!(cycle % 2 ? los_mark_atomic(r[i].p) : los_mark(r[i].p))) bad++;
+                if (los_mark(r[i].p) || los_mark_atomic(r[i].p)) bad++;
+                live += r[i].n;
+            } else {
+                dead++;
+            }
+        }
+        CHECK_INT(los_sweep(s), live);
+        CHECK_INT(log.calls, dead);
+        size_t kept = 0;
+        for (size_t i = 0; i < nr; i++) {
+            if (log.per_id[r[i].id - 1] != (r[i].live ? 0 : 1)) bad++;
+            if (!r[i].live) continue;
+            uint64_t id;
+            memcpy(&id, r[i].p, sizeof id);
+            if (id != r[i].id || r[i].p[r[i].n - 1] != (unsigned char)(id & 0xFF)) bad++;
+            if (los_is_marked(r[i].p)) bad++;
+            if (los_object_containing(s, r[i].p + r[i].n / 3) != r[i].p) bad++;
+            r[kept++] = r[i];
+        }
+        nr = kept;
+        LosStats st;
+        los_stats(s, &st);
+        CHECK_INT(st.objects, nr);
+        CHECK_INT(st.object_bytes, live);
+        CHECK_INT(st.live_bytes_last_sweep, live);
+    }
+    CHECK_INT(bad, 0);
+    /* clear_marks: everything dies */
+    for (size_t i = 0; i < nr; i++) los_mark(r[i].p);
+    los_clear_marks(s);
+    log.calls = 0;
+    CHECK_INT(los_sweep(s), 0);
+    CHECK_INT(log.calls, nr);
+    free(log.per_id);
+    destroy_space(s, &ta);
+}
+
+static void count_los(void *ud, void *obj, size_t size, int kind)
+{
+    (void)obj;
+    (void)kind;
+    *(size_t *)ud += size;
+}
+
+TEST(los_foreach_black_and_failures)
+{
+    TestAlloc ta = { 0 };
+    ta.fail_now = 1;
+    CHECK(new_space(&ta, NULL) == NULL);
+    ta.fail_now = 0;
+    LosLog log = { 0 };
+    LosSpace *s = new_space(&ta, &log);
+    ta.fail_now = 1;
+    CHECK(los_alloc(s, 100000, LOS_REFS) == NULL); /* the array */
+    ta.fail_now = 0;
+    ta.fail_countdown = 1; /* the array succeeds, the object does not */
+    CHECK(los_alloc(s, 100000, LOS_REFS) == NULL);
+    ta.fail_now = 0;
+    LosStats st;
+    los_stats(s, &st);
+    CHECK_INT(st.objects, 0);
+    los_set_allocate_black(s, 1);
+    char *a = los_alloc(s, 20000, LOS_REFS);
+    los_set_allocate_black(s, 0);
+    char *b = los_alloc(s, 30000, LOS_NOREFS);
+    CHECK(a != NULL && b != NULL);
+    CHECK(los_is_marked(a) && !los_is_marked(b));
+    size_t total = 0;
+    los_foreach(s, count_los, &total);
+    CHECK_INT(total, 50000);
+    ta.fail_now = 1;
+    CHECK(los_alloc(s, 9000, LOS_REFS) == NULL);
+    CHECK(los_object_containing(s, a + 5) == a); /* intact */
+    ta.fail_now = 0;
+    CHECK_INT(los_sweep(s), 20000);
+    CHECK_INT(log.calls, 1);
+    destroy_space(s, &ta);
+}
