@@ -1,15 +1,17 @@
 /*
- * alloc.c — where every byte of a state comes from: objects (gc_new,
- * gc_new_pinned, gc_new_part), raw blocks (gc_raw_*), the accounting that
- * paces collections, the memory limit, and what happens when memory runs
- * out. Also the small per-object services of gc.h: sizes, identities,
- * fixing, and the (empty) barriers of a stop-the-world collector.
+ * alloc.c — where every byte of a state comes from: young objects (the
+ * nursery's slow path: gc_new's fast path is inline in gc.h), objects born
+ * old (gc_new_pinned, prototypes, large objects), table storage, raw blocks
+ * (gc_raw_*), the accounting that paces collections, the memory limit, and
+ * what happens when memory runs out. Also the small per-object services of
+ * gc.h: sizes, identities, fixing.
  *
- * Mutator only. An allocation may run a collection, always before it takes
- * its block (so the new object is never part of that collection), and
- * never runs finalizers. When the allocator or the memory limit refuses a
- * block, an emergency collection runs and the request is tried once more;
- * a second refusal raises LUA_ERRMEM (or returns NULL for try_realloc).
+ * Mutator only. An allocation may run a nursery collection (when the
+ * nursery is full) or, long overdue, a full one — always before it takes
+ * its memory, so the new object is never part of that collection — and
+ * never runs finalizers. When memory or the limit refuses a request, an
+ * emergency full collection runs and the request is tried once more; a
+ * second refusal raises LUA_ERRMEM (or returns NULL for try_realloc).
  * Freeing never fails and never collects.
  */
 #include "gc_internal.h"
@@ -19,216 +21,251 @@
 /* The largest request an object or block may make (keeps intptr_t
  * arithmetic on sizes safe). */
 #define GC_MAX_BLOCK ((size_t)PTRDIFF_MAX / 2)
+/* Young objects are at most this big (and at most an eighth of the
+ * nursery): bigger ones are born old rather than copied. */
+#define GC_YOUNG_MAX ((size_t)4096)
 
 /* --- accounting ------------------------------------------------------------ */
 
-static inline void account_alloc(GCState *gc, size_t n)
+static inline void account_raw(GCState *gc, size_t osize, size_t nsize)
 {
-    gc->total += n;
-    gc->g->gc_debt += (intptr_t)n;
-    gc->allocated += n;
+    gc->raw += nsize - osize; /* wraps correctly when shrinking */
+    gc->g->gc_debt += (intptr_t)nsize - (intptr_t)osize;
+    if (nsize > osize) gc->allocated += nsize - osize;
 }
 
-static inline void account_free(GCState *gc, size_t n)
+/* Would [more] bytes exceed the memory limit? */
+static inline int over_limit(GCState *gc, size_t more)
 {
-    gc->total -= n;
-    gc->g->gc_debt -= (intptr_t)n;
+    return gc->limit != 0 && gc_total(gc) + more > gc->limit;
 }
 
 /* --- collections an allocation may run ---------------------------------------- */
 
-/* Slow path of alloc_maybe_collect: the debug countdown, or a collection
- * long overdue. Collections normally run at safe points (gc_step); an
- * allocation collects itself only once the heap has grown half again past
- * the threshold, which happens when a program allocates without reaching
- * one (C functions that allocate in a loop). */
-static void alloc_collect_slow(lua_State *L, GCState *gc)
+/* A full collection long overdue (the heap has grown half again past the
+ * threshold without reaching a safe point: a C function that allocates in
+ * a loop) runs inside the allocation. */
+static int full_overdue(GCState *gc)
 {
-    int collect = 0;
-    if (gc->collect_every != 0 && ++gc->alloc_count >= gc->collect_every) {
-        gc->alloc_count = 0;
-        collect = 1;
-    } else if (gc->total > gc->threshold && gc->total - gc->threshold >= gc->threshold / 2) {
-        collect = 1;
+    size_t used = gc->old + gc->raw;
+    return used > gc->threshold && used - gc->threshold >= gc->threshold / 2;
+}
+
+/* TIDE_GC_DEBUG=collect-every=N: every Nth allocation collects — a nursery
+ * collection, and every eighth time a full one. */
+static void debug_collect(lua_State *L, GCState *gc)
+{
+    if (++gc->alloc_count < gc->collect_every) return;
+    gc->alloc_count = 0;
+    if (!gc_may_collect(gc) || gc->stopped || gc->fin_running > 0) return;
+    if (++gc->forced % 8 == 0 || gc->nursery.raw == NULL)
+        gc_collect(L, GC_REASON_ALLOCATION);
+    else
+        gc_minor(L, GC_REASON_ALLOCATION, 0);
+}
+
+static void maybe_collect_full(lua_State *L, GCState *gc)
+{
+    if (full_overdue(gc) && gc_may_collect(gc) && !gc->stopped && gc->fin_running == 0) {
+        gc_collect(L, GC_REASON_ALLOCATION);
+        /* Finalizers never run here; a program without frames runs them at
+         * the next safe point. */
+        if (gc_pending_count(gc) > 0 && gc->frame == 0 && gc->g->gc_debt <= 0) gc->g->gc_debt = 1;
     }
-    if (!collect || !gc_may_collect(gc) || gc->stopped || gc->fin_running > 0) return;
-    gc_collect(L, GC_REASON_ALLOCATION);
-    /* Finalizers never run here; if a program without frames may run them
-     * at the next safe point, ask for one. */
-    if (gc_pending_count(gc) > 0 && gc->frame == 0 && gc->g->gc_debt <= 0) gc->g->gc_debt = 1;
 }
 
-static inline void alloc_maybe_collect(lua_State *L, GCState *gc)
+/* --- the old spaces' memory ---------------------------------------------------------- */
+
+/* The spaces obtain arenas and metadata here: plain frealloc, counted as
+ * raw memory only for the spaces' bookkeeping (their objects are counted
+ * as old bytes when handed out). */
+static void *space_obtain(void *ud, void *block, size_t osize, size_t nsize)
 {
-    if (luai_unlikely(gc->collect_every != 0 || gc->g->gc_debt > 0)) alloc_collect_slow(L, gc);
+    GCState *gc = ud;
+    return gc->g->frealloc(gc->g->ud, block, block == NULL ? 0 : osize, nsize);
 }
 
-/* --- obtaining blocks ---------------------------------------------------------------- */
-
-/* frealloc under the memory limit; NULL when either refuses. [oarg] is
- * what the allocator gets as its old size (the object's type for a new
- * object block, as in Lua), [osize] the real old size. */
-static void *try_frealloc(GCState *gc, void *block, size_t oarg, size_t osize, size_t nsize, int *limited)
+int gc_spaces_create(GCState *gc)
 {
-    if (gc->limit != 0 && nsize > osize && gc->total - osize + nsize > gc->limit) {
-        *limited = 1;
-        return NULL;
+    MajorConfig mc;
+    memset(&mc, 0, sizeof mc);
+    mc.obtain = space_obtain;
+    mc.obtain_ud = gc;
+    mc.blocks_per_arena = 16; /* 256 KiB arenas: small states stay small */
+    gc->major = major_create(&mc);
+    if (gc->major == NULL) return 0;
+    LosConfig lc;
+    memset(&lc, 0, sizeof lc);
+    lc.obtain = space_obtain;
+    lc.obtain_ud = gc;
+    gc->los = los_create(&lc);
+    if (gc->los == NULL) {
+        major_destroy(gc->major);
+        gc->major = NULL;
+        return 0;
     }
-    return gc->g->frealloc(gc->g->ud, block, oarg, nsize);
+    return 1;
 }
 
-/* The first try failed: report the limit, collect (emergency) and retry. */
-static void *obtain_slow(lua_State *L, GCState *gc, void *block, size_t oarg, size_t osize,
-                         size_t nsize, int limited)
+void gc_spaces_destroy(GCState *gc)
 {
-    if (limited) gc_frames_note_heap_limit(gc);
-    if (!gc_may_collect(gc)) return NULL; /* inside a collection, or closing */
-    gc_collect(L, GC_REASON_EMERGENCY);
-    limited = 0;
-    return try_frealloc(gc, block, oarg, osize, nsize, &limited);
+    if (gc->los != NULL) los_destroy(gc->los);
+    if (gc->major != NULL) major_destroy(gc->major);
+    gc->los = NULL;
+    gc->major = NULL;
 }
 
-static inline void *obtain(lua_State *L, GCState *gc, void *block, size_t oarg, size_t osize, size_t nsize)
+GCObject *gc_alloc_old(GCState *gc, size_t size, int norefs, int check_limit)
 {
-    int limited = 0;
-    void *nb = try_frealloc(gc, block, oarg, osize, nsize, &limited);
-    if (luai_likely(nb != NULL)) return nb;
-    return obtain_slow(L, gc, block, oarg, osize, nsize, limited);
-}
-
-void *gc_internal_realloc(GCState *gc, void *block, size_t osize, size_t nsize)
-{
-    void *nb = gc->g->frealloc(gc->g->ud, block, block == NULL ? 0 : osize, nsize);
-    if (nsize == 0) {
-        if (block != NULL) account_free(gc, osize);
-        return NULL;
-    }
-    if (nb == NULL) return NULL;
-    if (block == NULL) osize = 0;
-    if (nsize >= osize) {
-        gc->total += nsize - osize;
-        gc->g->gc_debt += (intptr_t)(nsize - osize);
+    if (check_limit && over_limit(gc, size)) return NULL;
+    GCObject *o;
+    size_t counted;
+    if (size > GC_LARGE_OBJECT) {
+        o = los_alloc(gc->los, size, norefs ? LOS_NOREFS : LOS_REFS);
+        if (o == NULL) return NULL;
+        o->age = GC_SPACE_LOS;
+        counted = size;
     } else {
-        account_free(gc, osize - nsize);
+        o = major_alloc(gc->major, size, norefs ? MAJOR_NOREFS : MAJOR_REFS);
+        if (o == NULL) return NULL;
+        o->age = GC_SPACE_MAJOR;
+        counted = major_object_size(o);
     }
-    return nb;
-}
-
-int gc_vec_grow(GCState *gc, GCVec *v)
-{
-    size_t ncap = v->cap == 0 ? 64 : v->cap * 2;
-    if (ncap > GC_MAX_BLOCK / sizeof(void *)) return 0;
-    void **items = gc_internal_realloc(gc, v->items, v->cap * sizeof(void *), ncap * sizeof(void *));
-    if (items == NULL) return 0;
-    v->items = items;
-    v->cap = ncap;
-    return 1;
-}
-
-void gc_vec_free(GCState *gc, GCVec *v)
-{
-    if (v->items != NULL) gc_internal_realloc(gc, v->items, v->cap * sizeof(void *), 0);
-    v->items = NULL;
-    v->n = v->cap = 0;
-}
-
-/* --- objects ------------------------------------------------------------------------- */
-
-static int grow_index(GCState *gc)
-{
-    size_t ncap = gc->index_cap == 0 ? 1024 : gc->index_cap * 2;
-    if (ncap > GC_MAX_BLOCK / sizeof(uintptr_t)) return 0;
-    uintptr_t *index = gc_internal_realloc(gc, gc->index, gc->index_cap * sizeof(uintptr_t),
-                                           ncap * sizeof(uintptr_t));
-    if (index == NULL) return 0;
-    gc->index = index;
-    gc->index_cap = ncap;
-    return 1;
-}
-
-/* Room for one more entry in the index, after an emergency collection if
- * need be (the caller's new block is in no index yet: the collection does
- * not see it). */
-static int reserve_entry(lua_State *L, GCState *gc)
-{
-    if (luai_likely(gc->nindex < gc->index_cap) || grow_index(gc)) return 1;
-    if (!gc_may_collect(gc)) return 0;
-    gc_collect(L, GC_REASON_EMERGENCY);
-    return gc->nindex < gc->index_cap || grow_index(gc);
-}
-
-/* A zeroed object of [size] bytes, in the index. */
-static GCObject *new_object(lua_State *L, int tt, size_t size)
-{
-    GCState *gc = gc_state(L);
-    alloc_maybe_collect(L, gc);
-    if (luai_unlikely(size > GC_MAX_BLOCK)) gc_memerror(L);
-    GCObject *o = obtain(L, gc, NULL, 0, 0, size); /* lua.h: osize 0 for a new block */
-    if (luai_unlikely(o == NULL)) gc_memerror(L);
-    if (luai_unlikely(!reserve_entry(L, gc))) {
-        gc->g->frealloc(gc->g->ud, o, size, 0);
-        gc_memerror(L);
-    }
-    account_alloc(gc, size);
-    gc_note_range(gc, o, size);
-    memset(o, 0, size);
-    o->tt = (uint8_t)tt;
-    gc->index[gc->nindex++] = gc_make_entry(o, size);
+    gc->old += counted;
+    gc->g->gc_debt += (intptr_t)counted;
     return o;
 }
 
-GCObject *gc_new(lua_State *L, int tt, size_t size)
+/* An old object, after an emergency collection if memory is refused. */
+static GCObject *new_old(lua_State *L, GCState *gc, int tt, size_t size)
 {
-    lua_assert(tt != HT_PART && size >= sizeof(GCObject));
-    return new_object(L, tt, size);
+    int norefs = novariant(tt) == LUA_TSTRING;
+    GCObject *o = gc_alloc_old(gc, size, norefs, 1);
+    if (luai_unlikely(o == NULL)) {
+        if (over_limit(gc, size)) gc_frames_note_heap_limit(gc);
+        if (gc_may_collect(gc)) {
+            gc_collect(L, GC_REASON_EMERGENCY);
+            o = gc_alloc_old(gc, size, norefs, 1);
+        }
+        if (o == NULL) gc_memerror(L);
+    }
+    gc->allocated += size;
+    o->tt = (uint8_t)tt;
+    gc_remember_new_old(o); /* initialized without barriers (gc.h rule 3) */
+    return o;
 }
 
-/* Nothing moves yet: a pinned object is an ordinary one. */
+/* --- young objects: the slow path of gc_new ------------------------------------------ */
+
+/* The fast path's end after the slow path took from the window: the
+ * window's end, capped by the memory limit; closed (every allocation comes
+ * here) while TIDE_GC_DEBUG counts allocations. */
+static void set_fast_limit(GCState *gc)
+{
+    GlobalState *g = gc->g;
+    char *end = gc->nursery.window_end;
+    if (gc->collect_every != 0) {
+        end = g->alloc_ptr;
+    } else if (gc->limit != 0) {
+        size_t total = gc_total(gc);
+        size_t room = gc->limit > total ? gc->limit - total : 0;
+        if ((size_t)(end - g->alloc_ptr) > room) end = g->alloc_ptr + room;
+    }
+    g->alloc_limit = end;
+}
+
+/* [n] bytes from the window or a later fragment (within the limit). */
+static GCObject *take_young(GCState *gc, size_t n)
+{
+    GlobalState *g = gc->g;
+    if (over_limit(gc, n) || !gc_nursery_refill(gc, n)) return NULL;
+    GCObject *o = (GCObject *)(void *)g->alloc_ptr;
+    g->alloc_ptr += n;
+    set_fast_limit(gc);
+    return o;
+}
+
+/* Room in the nursery for [n] bytes: the window, a later fragment, or a
+ * nursery collection. NULL when even that leaves no room (everything is
+ * pinned, or the limit is reached): the object is then born old. */
+static GCObject *young_slow(lua_State *L, GCState *gc, size_t n)
+{
+    GCObject *o = take_young(gc, n);
+    if (o != NULL || !gc_may_collect(gc)) return o;
+    gc_minor(L, GC_REASON_ALLOCATION, 0);
+    maybe_collect_full(L, gc);
+    return take_young(gc, n);
+}
+
+GCObject *gc_new_slow(lua_State *L, int tt, size_t size)
+{
+    GCState *gc = gc_state(L);
+    if (luai_unlikely(size > GC_MAX_BLOCK)) gc_memerror(L);
+    size_t n = gc_round(size);
+    if (gc->collect_every != 0) debug_collect(L, gc);
+    if (gc->nursery.raw != NULL && tt != HT_PROTO && n <= GC_YOUNG_MAX && n <= gc->nursery_size / 8) {
+        GCObject *o = young_slow(L, gc, n);
+        if (o != NULL) {
+            memset(o, 0, n);
+            o->tt = (uint8_t)tt;
+            return o;
+        }
+    }
+    maybe_collect_full(L, gc);
+    return new_old(L, gc, tt, size);
+}
+
+/* Userdata and threads: C keeps their addresses, so they are born old. */
 GCObject *gc_new_pinned(lua_State *L, int tt, size_t size)
 {
-    return new_object(L, tt, size);
+    GCState *gc = gc_state(L);
+    if (luai_unlikely(size > GC_MAX_BLOCK)) gc_memerror(L);
+    if (gc->collect_every != 0) debug_collect(L, gc);
+    maybe_collect_full(L, gc);
+    /* every thread is listed (nursery collections scan their stacks): room
+     * first, so that a listed thread is never half made */
+    if (tt == HT_THREAD && gc->threads.n == gc->threads.cap && !gc_vec_grow(gc, &gc->threads)) gc_memerror(L);
+    GCObject *o = new_old(L, gc, tt, size);
+    if (tt == HT_THREAD) gc->threads.items[gc->threads.n++] = o;
+    return o;
 }
 
-/* Part.pad holds the position of the Part's index entry (kept up to date
- * by the sweep's compaction). */
-void *gc_new_part(lua_State *L, size_t nbytes)
+void *gc_new_part(lua_State *L, size_t nbytes, int kind)
 {
     if (luai_unlikely(nbytes > UINT32_MAX)) gc_memerror(L);
-    Part *p = (Part *)(void *)new_object(L, HT_PART, sizeof(Part) + nbytes);
+    Part *p = (Part *)(void *)gc_new(L, HT_PART, sizeof(Part) + nbytes);
     p->nbytes = (uint32_t)nbytes;
-    p->pad = (uint32_t)(gc_state(L)->nindex - 1);
+    p->pad = (uint32_t)kind;
+    /* storage born old (large) is filled without barriers: card it all */
+    if (!gc_isyoung(G(L), p)) gc_remember_new_old(obj2gco(p));
     return part_payload(p);
 }
 
-/* The collector stops the world, so no marker can be reading the storage:
- * it goes back to the allocator at once. */
+/* Nothing may read released storage again: it is marked so that a card
+ * scan skips it, and a large one goes back at once. Young or major-heap
+ * storage is reclaimed by the next collection of its space. (With a
+ * concurrent marker, large storage will wait for the sweep instead.) */
 void gc_release_part(lua_State *L, void *payload)
 {
     GCState *gc = gc_state(L);
     Part *p = part_of(payload);
-    lua_assert(p->hdr.tt == HT_PART && gc_entry_object(gc->index[p->pad]) == obj2gco(p));
-    gc->index[p->pad] = 0;
-    gc_free_object_block(gc, obj2gco(p));
+    lua_assert(p->hdr.tt == HT_PART && p->pad != PART_RELEASED);
+    p->pad = PART_RELEASED;
+    if (gc->poison) memset(payload, GC_POISON_BYTE, p->nbytes);
+    if (p->hdr.age == GC_SPACE_LOS && !gc->collecting) {
+        gc->old -= los_object_size(p);
+        los_free(gc->los, p);
+    }
 }
 
-void gc_free_object_block(GCState *gc, GCObject *o)
-{
-    size_t size = gc_object_size(o);
-    if (gc->poison) memset(o, GC_POISON_BYTE, size);
-    gc->g->frealloc(gc->g->ud, o, size, 0);
-    account_free(gc, size);
-}
-
-/* Fixed objects are made at state creation (names, reserved words). */
+/* Fixed objects are made while the state is built: all old. */
 void gc_fix(lua_State *L, GCObject *o)
 {
     GCState *gc = gc_state(L);
+    lua_assert(!gc_isyoung(G(L), o));
     if (gc_isfixed(o)) return;
-    if (!gc_isleaf(o->tt)) { /* to be traversed by every collection */
-        if (gc->fixed.n == gc->fixed.cap && !gc_vec_grow(gc, &gc->fixed)) gc_memerror(L);
-        gc->fixed.items[gc->fixed.n++] = o;
-    }
-    o->age = GC_AGE_FIXED;
+    if (!gc_vec_push(gc, &gc->fixed, o)) gc_memerror(L);
+    o->flags |= GCF_FIXED;
 }
 
 size_t gc_object_size(const GCObject *o)
@@ -254,6 +291,8 @@ size_t gc_object_size(const GCObject *o)
         return sizeof(UpVal);
     case HT_PART:
         return sizeof(Part) + ((const Part *)o)->nbytes;
+    case HT_FILLER:
+        return o->idhash;
     default:
         lua_assert(0);
         return sizeof(GCObject);
@@ -269,6 +308,39 @@ uint32_t gc_assign_identity(lua_State *L, GCObject *o)
     return id;
 }
 
+/* --- the collector's own arrays ----------------------------------------------------------- */
+
+void *gc_internal_realloc(GCState *gc, void *block, size_t osize, size_t nsize)
+{
+    if (block == NULL) osize = 0;
+    void *nb = gc->g->frealloc(gc->g->ud, block, osize, nsize);
+    if (nsize == 0) {
+        if (block != NULL) account_raw(gc, osize, 0);
+        return NULL;
+    }
+    if (nb == NULL) return NULL;
+    account_raw(gc, osize, nsize);
+    return nb;
+}
+
+int gc_vec_grow(GCState *gc, GCVec *v)
+{
+    size_t ncap = v->cap == 0 ? 64 : v->cap * 2;
+    if (ncap > GC_MAX_BLOCK / sizeof(void *)) return 0;
+    void **items = gc_internal_realloc(gc, v->items, v->cap * sizeof(void *), ncap * sizeof(void *));
+    if (items == NULL) return 0;
+    v->items = items;
+    v->cap = ncap;
+    return 1;
+}
+
+void gc_vec_free(GCState *gc, GCVec *v)
+{
+    if (v->items != NULL) gc_internal_realloc(gc, v->items, v->cap * sizeof(void *), 0);
+    v->items = NULL;
+    v->n = v->cap = 0;
+}
+
 /* --- raw memory ------------------------------------------------------------------------ */
 
 void *gc_raw_try_realloc(lua_State *L, void *block, size_t osize, size_t nsize)
@@ -280,13 +352,21 @@ void *gc_raw_try_realloc(lua_State *L, void *block, size_t osize, size_t nsize)
         return NULL;
     }
     if (nsize > GC_MAX_BLOCK) return NULL;
-    if (nsize > osize) alloc_maybe_collect(L, gc);
-    void *nb = obtain(L, gc, block, osize, osize, nsize);
-    if (nb == NULL) return NULL;
-    if (nsize > osize)
-        account_alloc(gc, nsize - osize);
-    else
-        account_free(gc, osize - nsize);
+    if (nsize > osize) {
+        if (gc->collect_every != 0) debug_collect(L, gc);
+        maybe_collect_full(L, gc);
+    }
+    int limited = nsize > osize && over_limit(gc, nsize - osize);
+    void *nb = limited ? NULL : gc->g->frealloc(gc->g->ud, block, osize, nsize);
+    if (nb == NULL) {
+        if (limited) gc_frames_note_heap_limit(gc);
+        if (!gc_may_collect(gc)) return NULL;
+        gc_collect(L, GC_REASON_EMERGENCY);
+        if (nsize > osize && over_limit(gc, nsize - osize)) return NULL;
+        nb = gc->g->frealloc(gc->g->ud, block, osize, nsize);
+        if (nb == NULL) return NULL;
+    }
+    account_raw(gc, osize, nsize);
     return nb;
 }
 
@@ -307,9 +387,14 @@ void *gc_raw_alloc_nocollect(lua_State *L, size_t size)
 {
     GCState *gc = gc_state(L);
     lua_assert(size > 0 && size <= GC_MAX_BLOCK);
-    void *nb = obtain(L, gc, NULL, 0, 0, size);
-    if (luai_unlikely(nb == NULL)) gc_memerror(L);
-    account_alloc(gc, size);
+    void *nb = over_limit(gc, size) ? NULL : gc->g->frealloc(gc->g->ud, NULL, 0, size);
+    if (luai_unlikely(nb == NULL)) {
+        if (!gc_may_collect(gc)) gc_memerror(L);
+        gc_collect(L, GC_REASON_EMERGENCY);
+        nb = over_limit(gc, size) ? NULL : gc->g->frealloc(gc->g->ud, NULL, 0, size);
+        if (nb == NULL) gc_memerror(L);
+    }
+    account_raw(gc, 0, size);
     return nb;
 }
 
@@ -322,7 +407,7 @@ void gc_raw_free(lua_State *L, void *block, size_t osize)
     GCState *gc = g->gc;
     if (gc != NULL && gc->poison) memset(block, GC_POISON_BYTE, osize);
     g->frealloc(g->ud, block, osize, 0);
-    if (gc != NULL) account_free(gc, osize);
+    if (gc != NULL) account_raw(gc, osize, 0);
 }
 
 _Noreturn void gc_memerror(lua_State *L)
@@ -339,30 +424,13 @@ _Noreturn void gc_toobig(lua_State *L)
 
 void gc_set_memory_limit(lua_State *L, size_t bytes)
 {
-    gc_state(L)->limit = bytes;
+    GCState *gc = gc_state(L);
+    gc->limit = bytes;
+    /* the open window may reach past the new limit: close it */
+    if (gc->nursery.raw != NULL && gc->g->alloc_ptr != NULL) gc->g->alloc_limit = gc->g->alloc_ptr;
 }
 
 size_t gc_total_bytes(lua_State *L)
 {
-    return gc_state(L)->total;
-}
-
-/* --- barriers ----------------------------------------------------------------------------
- * A stop-the-world collector needs none: no collection is in progress while
- * the mutator stores. gc.h's macros expand to nothing; these definitions
- * serve code that calls the functions directly. The generational collector
- * (issue 4) gives them their work. */
-
-void gc_barrier_(lua_State *L, GCObject *owner, GCObject *v)
-{
-    (void)L;
-    (void)owner;
-    (void)v;
-}
-
-void gc_barrierback_(lua_State *L, GCObject *owner, GCObject *v)
-{
-    (void)L;
-    (void)owner;
-    (void)v;
+    return gc_total(gc_state(L));
 }

@@ -1,9 +1,12 @@
 /*
- * collect.c — one collection from start to end, and when to run one.
+ * collect.c — a full collection from start to end, and when to run one.
  *
- * A collection stops the world (it simply runs to completion on the
- * mutator thread):
- *   1. flip the epoch (every object is now unmarked), mark the roots,
+ * A full collection stops the world (it runs to completion on the mutator
+ * thread):
+ *   0. a nursery collection (minor.c) empties the nursery but for pinned
+ *      objects, so that marking sees old objects only (and those);
+ *   1. flip the epoch (header marks of nursery objects and the main
+ *      thread; the old spaces' bitmaps are clear), mark the roots,
  *      propagate, settle ephemerons;
  *   2. clear weak values and non-tracking weak handles — objects about to
  *      be finalized are removed from weak values before resurrection;
@@ -14,10 +17,12 @@
  *   5. sweep; set the next threshold.
  * Finalizers are not run here: callers at safe points run them afterwards.
  *
- * Pacing: after a collection the heap may grow to threshold = live x
- * pause / 100 (pause 200% by default, as in Lua), and at least by
- * GC_MIN_GROWTH. gc_debt = total - threshold, so gc_check's sign test asks
- * for gc_step exactly when a collection is due.
+ * Pacing: nursery collections run whenever the nursery is full. A full
+ * collection is due when the old generation and raw memory reach
+ * threshold = live x pause / 100 (pause 200% by default, as in Lua), at
+ * least GC_MIN_GROWTH past the live size. gc_debt = (old + raw) -
+ * threshold, so gc_check's sign test asks for gc_step exactly when one is
+ * due.
  */
 #include <time.h>
 
@@ -45,12 +50,17 @@ void gc_set_debt(GCState *gc)
     if (gc->stopped)
         gc->g->gc_debt = -(intptr_t)GC_STOPPED_DISTANCE;
     else
-        gc->g->gc_debt = (intptr_t)gc->total - (intptr_t)gc->threshold;
+        gc->g->gc_debt = (intptr_t)(gc->old + gc->raw) - (intptr_t)gc->threshold;
+}
+
+size_t gc_total(GCState *gc)
+{
+    return gc->old + gc->raw + gc_nursery_used(gc);
 }
 
 static size_t next_threshold(GCState *gc)
 {
-    size_t live = gc->total;
+    size_t live = gc->old + gc->raw;
     size_t pause = (size_t)gc_getparam(gc->pause);
     size_t growth = pause > 100 ? live / 100 * (pause - 100) : 0;
     if (growth < GC_MIN_GROWTH) growth = GC_MIN_GROWTH;
@@ -63,11 +73,16 @@ void gc_collect(lua_State *L, GCReason reason)
     GCState *gc = gc_state(L);
     lua_assert(gc_may_collect(gc));
     uint64_t start = gc_now_ns();
-    size_t heap_before = gc->total;
+    size_t heap_before = gc_total(gc);
     gc->collecting = 1;
-    if (gc->verify_before) gc_verify_heap(L, "before a collection");
+    gc_nursery_seal(gc);
+    if (gc->verify_before) gc_verify_heap(L, "before a full collection");
 
-    /* 1 */
+    /* 0 */
+    gc_minor(L, reason, 1);
+    /* 1: the frames of the verifier and the nursery collection left object
+     * addresses where the root scan's frames are about to lie */
+    gc_scrub_stack();
     gc->epoch = (uint8_t)(3 - gc->epoch);
     gc->grey.n = gc->weak.n = gc->ephemeron.n = gc->allweak.n = 0;
     gc->grey_overflow = gc->weak_overflow = 0;
@@ -88,15 +103,16 @@ void gc_collect(lua_State *L, GCReason reason)
     gc_handles_clear(gc, HANDLE_WEAK_TRACK);
     /* 5 */
     gc_sweep(L, reason == GC_REASON_SAFE_POINT);
+    gc_nursery_drop_dead(gc);
     /* The grey stack is scratch: the peak of one collection (a table of a
      * million entries) should not stay in the heap's count. It regrows in
      * a few doublings, and a failed growth only means a rescan. */
     if (gc->grey.cap > 4096) gc_vec_free(gc, &gc->grey);
-    gc->live = gc->total;
+    gc->live = gc->old + gc->raw;
     gc->threshold = next_threshold(gc);
     gc->collections++;
 
-    if (gc->verify_after) gc_verify_heap(L, "after a collection");
+    if (gc->verify_after) gc_verify_heap(L, "after a full collection");
     gc->collecting = 0;
     gc_set_debt(gc);
     uint64_t duration = gc_now_ns() - start;
@@ -119,7 +135,7 @@ void gc_step(lua_State *L)
         gc->g->gc_debt = -(intptr_t)GC_STEP_DELAY;
         return;
     }
-    if (gc->total >= gc->threshold) {
+    if (gc->old + gc->raw >= gc->threshold) {
         gc_scrub_stack();
         gc_collect(L, GC_REASON_SAFE_POINT);
     }

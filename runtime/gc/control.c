@@ -41,14 +41,33 @@ int gc_init(lua_State *L)
     /* The block lua_newstate made for GlobalState and the main thread came
      * from the allocator too; count it (approximately: its exact layout is
      * state.c's). */
-    gc->total = sizeof(GCState) + sizeof(GlobalState) + sizeof(lua_State);
-    gc->live = gc->total;
-    gc->threshold = gc->total + GC_MIN_GROWTH;
+    gc->raw = sizeof(GCState) + sizeof(GlobalState) + sizeof(lua_State);
+    gc->live = gc->raw;
+    gc->threshold = gc->raw + GC_MIN_GROWTH;
     g->gc = gc;
+    L->hdr.age = GC_SPACE_EXTERNAL; /* the main thread: in no space */
+    if (!gc_spaces_create(gc)) {
+        g->gc = NULL;
+        g->frealloc(g->ud, gc, sizeof(GCState), 0);
+        return 0;
+    }
     gc_set_debt(gc);
     const char *spec = getenv("TIDE_GC_DEBUG");
     if (spec != NULL) gc_debug_parse(gc, spec);
     return 1;
+}
+
+void gc_start_nursery(lua_State *L)
+{
+    GCState *gc = gc_state(L);
+    gc_nursery_create(gc, gc->nursery_size); /* none: every object is born old */
+}
+
+/* Prototypes and threads own plain memory (upvalues need nothing: the
+ * spaces are about to go whole). */
+static void free_parts_cb(void *ud, GCObject *o)
+{
+    if (o->tt == HT_PROTO || o->tt == HT_THREAD) gc_free_object_parts(ud, o);
 }
 
 /*
@@ -70,11 +89,11 @@ void gc_freeall(lua_State *L)
     gc_separate_tobefnz(gc, 1);
     gc_run_finalizers(L, 0);
 
-    for (size_t i = 0; i < gc->nindex; i++)
-        if (gc->index[i] != 0) gc_free_object(L, gc_entry_object(gc->index[i]));
-    gc->nindex = 0;
-    if (gc->index != NULL) gc_internal_realloc(gc, gc->index, gc->index_cap * sizeof(uintptr_t), 0);
-    gc->index = NULL;
+    /* What objects own besides their blocks; then the spaces go whole. */
+    gc_nursery_seal(gc);
+    gc_heap_foreach(gc, 0, free_parts_cb, L);
+    gc_spaces_destroy(gc);
+    gc_nursery_destroy(gc);
     if (g->strt.hash != NULL) gc_raw_free(L, g->strt.hash, (size_t)g->strt.size * sizeof(TString *));
     g->strt.hash = NULL;
     g->strt.size = g->strt.nuse = 0;
@@ -83,11 +102,15 @@ void gc_freeall(lua_State *L)
     gc_vec_free(gc, &gc->finobj);
     gc_vec_free(gc, &gc->tobefnz);
     gc_vec_free(gc, &gc->fixed);
+    gc_vec_free(gc, &gc->threads);
+    gc_vec_free(gc, &gc->pinned);
     gc_vec_free(gc, &gc->grey);
     gc_vec_free(gc, &gc->weak);
     gc_vec_free(gc, &gc->ephemeron);
     gc_vec_free(gc, &gc->allweak);
     if (gc->cand != NULL) gc_internal_realloc(gc, gc->cand, gc->cand_cap * sizeof(uintptr_t), 0);
+    if (gc->string_buckets != NULL)
+        gc_internal_realloc(gc, gc->string_buckets, gc->string_buckets_cap * sizeof(uint32_t), 0);
     g->gc = NULL;
     g->frealloc(g->ud, gc, sizeof(GCState), 0);
 }
@@ -110,7 +133,7 @@ static int step(lua_State *L, int kbytes)
     if (kbytes > 0) {
         size_t credit = (size_t)kbytes * 1024;
         gc->threshold = gc->threshold > credit ? gc->threshold - credit : 0;
-        collect = gc->total >= gc->threshold;
+        collect = gc->old + gc->raw >= gc->threshold;
     } else if (kbytes < 0) { /* "un-allocation": the next collection moves away */
         gc->threshold += ((size_t)(-(kbytes + 1)) + 1) * 1024; /* -kbytes, even for INT_MIN */
     }
@@ -139,10 +162,10 @@ __attribute__((noinline)) static int gc_control(lua_State *L, int what, const in
         collect_and_finalize(L);
         break;
     case LUA_GCCOUNT:
-        res = (int)(gc->total >> 10);
+        res = (int)(gc_total(gc) >> 10);
         break;
     case LUA_GCCOUNTB:
-        res = (int)(gc->total & 0x3ff);
+        res = (int)(gc_total(gc) & 0x3ff);
         break;
     case LUA_GCSTEP:
         res = step(L, arg[0]);

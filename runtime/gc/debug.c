@@ -2,16 +2,20 @@
  * debug.c — TIDE_GC_DEBUG, the collector's debug switches, read once per
  * state by gc_init. A comma-separated list:
  *
- *   collect-every=N   a full collection at every Nth allocation (objects
- *                     and raw blocks; 1 = every allocation), as long as
- *                     collection is not stopped
+ *   collect-every=N   a collection at every Nth allocation (objects and
+ *                     raw blocks; 1 = every allocation), as long as
+ *                     collection is not stopped: a nursery collection,
+ *                     and every eighth time a full one
  *   verify            verify the heap before and after every collection
+ *                     (nursery and full)
  *   verify-before, verify-after
  *                     only one of the two
- *   poison            fill every freed block with 0xDB before freeing it
- *   nursery=SIZE      the nursery size (bytes, or with a k/m/g suffix);
- *                     stored for the generational collector, unused by
- *                     this one
+ *   poison            fill freed memory with 0xDB: dead old objects, the
+ *                     nursery's free fragments, released table storage,
+ *                     raw blocks
+ *   nursery=SIZE      the nursery size (bytes, or with a k/m/g suffix)
+ *   tiny-nursery      the smallest nursery (TIDE_GC_NURSERY_MIN_SIZE):
+ *                     nursery collections all the time
  *
  * An unknown option, or a bad value, prints one warning on stderr and is
  * otherwise ignored.
@@ -69,6 +73,8 @@ static void apply_option(GCState *gc, const char *opt)
             fprintf(stderr, "tide: bad value in TIDE_GC_DEBUG option '%s'\n", opt);
         else
             gc->collect_every = (unsigned long)n;
+    } else if (strcmp(opt, "tiny-nursery") == 0) {
+        gc->nursery_size = TIDE_GC_NURSERY_MIN_SIZE;
     } else if (has_prefix(opt, "nursery=", &value)) {
         unsigned long long n = parse_size(value);
         if (n == 0 || n > SIZE_MAX)

@@ -47,20 +47,28 @@ void gc_weak_note(GCState *gc, GCVec *list, Table *t)
 
 typedef int (*WeakFn)(GCState *gc, Table *t);
 
-/* Apply [fn] to every marked table of weak mode [mode] in the index;
+typedef struct WeakWalk {
+    GCState *gc;
+    int mode;
+    WeakFn fn;
+    int result;
+} WeakWalk;
+
+static void weak_walk_cb(void *ud, GCObject *o)
+{
+    WeakWalk *w = ud;
+    if (o->tt != HT_TABLE || !gc_ismarked(w->gc, o)) return;
+    Table *t = gco2t(o);
+    if (t->metatable != NULL && gc_weakmode(w->gc, t->metatable) == w->mode) w->result |= w->fn(w->gc, t);
+}
+
+/* Apply [fn] to every marked table of weak mode [mode] in the heap;
  * returns the OR of the results. */
 static int walk_weak(GCState *gc, int mode, WeakFn fn)
 {
-    int result = 0;
-    for (size_t i = 0; i < gc->nindex; i++) {
-        uintptr_t e = gc->index[i];
-        if (e == 0) continue;
-        GCObject *o = gc_entry_object(e);
-        if (o->tt != HT_TABLE || !gc_ismarked(gc, o)) continue;
-        Table *t = gco2t(o);
-        if (t->metatable != NULL && gc_weakmode(gc, t->metatable) == mode) result |= fn(gc, t);
-    }
-    return result;
+    WeakWalk w = {gc, mode, fn, 0};
+    gc_heap_foreach(gc, 1, weak_walk_cb, &w);
+    return w.result;
 }
 
 /* --- ephemerons ---------------------------------------------------------------- */

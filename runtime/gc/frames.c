@@ -1,21 +1,21 @@
 /*
- * frames.c — tide.h's frames, statistics, events and tuning, for the
- * stop-the-world collector.
+ * frames.c — tide.h's frames, statistics, events and tuning.
  *
- * Mutator only. What this collector does with each promise of tide.h:
- *  - every collection is one pause of kind TIDE_GC_PAUSE_SYNC_MAJOR (or
- *    TIDE_GC_PAUSE_EMERGENCY when an allocation failed or reached the
- *    limit), counted in the frame it fell in — or, inside tide_gc_idle, in
- *    the idle time of the last frame — and reported to the event callback
- *    as a phase change to "sync-major", one back to "idle", then the pause;
- *  - tide_frame_begin takes a collection that is due there, at the frame
- *    boundary, and runs pending finalizers within a small budget;
- *  - tide_gc_idle runs pending finalizers, and a collection when one is due
- *    (or three quarters of the way to due) and the last one took less time
- *    than the budget left;
- *  - there is no nursery and no concurrent marking yet: minor_pauses and
- *    promoted_bytes stay 0, the phase read between calls is always "idle",
- *    and the low-latency setting is stored (see tide.h).
+ * Mutator only. What the collector does with each promise of tide.h:
+ *  - every pause is counted in the frame it fell in — or, inside
+ *    tide_gc_idle, in the idle time of the last frame — and reported to the
+ *    event callback: a nursery collection as a pause of kind
+ *    TIDE_GC_PAUSE_MINOR; a full collection (synchronous, for now) as a
+ *    phase change to "sync-major", one back to "idle", then the pause
+ *    (TIDE_GC_PAUSE_EMERGENCY when an allocation failed or reached the
+ *    limit);
+ *  - tide_frame_begin takes a full collection that is due there, at the
+ *    frame boundary, and runs pending finalizers within a small budget;
+ *  - tide_gc_idle runs pending finalizers, and a full collection when one
+ *    is due (or three quarters of the way to due) and the last one took
+ *    less time than the budget left;
+ *  - no concurrent marking yet: the phase read between calls is always
+ *    "idle", and the low-latency setting is stored (see tide.h).
  */
 #include "gc_internal.h"
 
@@ -56,23 +56,27 @@ void gc_frames_note_pause(GCState *gc, int pause_kind, uint64_t start_ns, uint64
     if (gc->closing) return;
     if (gc->frame != 0 && !gc->in_idle) {
         gc->stats.pauses++;
+        if (pause_kind == TIDE_GC_PAUSE_MINOR) gc->stats.minor_pauses++;
         gc->stats.pause_ns += duration_ns;
         if (duration_ns > gc->stats.max_pause_ns) gc->stats.max_pause_ns = duration_ns;
     }
     if (gc->event_fn == NULL) return;
-    emit(gc, TIDE_GC_EVENT_PHASE, TIDE_GC_PAUSE_NONE, TIDE_GC_PHASE_SYNC_MAJOR, TIDE_GC_PHASE_IDLE, start_ns, 0,
-         heap_before);
-    emit(gc, TIDE_GC_EVENT_PHASE, TIDE_GC_PAUSE_NONE, TIDE_GC_PHASE_IDLE, TIDE_GC_PHASE_SYNC_MAJOR,
-         start_ns + duration_ns, 0, gc->total);
+    size_t heap_after = gc_total(gc);
+    if (pause_kind != TIDE_GC_PAUSE_MINOR) {
+        emit(gc, TIDE_GC_EVENT_PHASE, TIDE_GC_PAUSE_NONE, TIDE_GC_PHASE_SYNC_MAJOR, TIDE_GC_PHASE_IDLE, start_ns, 0,
+             heap_before);
+        emit(gc, TIDE_GC_EVENT_PHASE, TIDE_GC_PAUSE_NONE, TIDE_GC_PHASE_IDLE, TIDE_GC_PHASE_SYNC_MAJOR,
+             start_ns + duration_ns, 0, heap_after);
+    }
     emit(gc, TIDE_GC_EVENT_PAUSE, pause_kind, TIDE_GC_PHASE_IDLE, TIDE_GC_PHASE_IDLE, start_ns, duration_ns,
-         gc->total);
+         heap_after);
 }
 
 void gc_frames_note_heap_limit(GCState *gc)
 {
     if (gc->closing || gc->event_fn == NULL) return;
     emit(gc, TIDE_GC_EVENT_HEAP_LIMIT, TIDE_GC_PAUSE_NONE, TIDE_GC_PHASE_IDLE, TIDE_GC_PHASE_IDLE, gc_now_ns(), 0,
-         gc->total);
+         gc_total(gc));
 }
 
 void gc_frames_note_finalizer(GCState *gc)
@@ -93,15 +97,17 @@ TIDE_API void tide_gc_set_event_callback(lua_State *L, tide_GcEventFn fn, void *
 static int collection_due(GCState *gc, int early)
 {
     if (gc->stopped || !gc_may_collect(gc) || gc->fin_running > 0) return 0;
-    if (gc->total >= gc->threshold) return 1;
-    return early && gc->threshold > gc->live && gc->total - gc->live >= (gc->threshold - gc->live) / 4 * 3;
+    size_t used = gc->old + gc->raw;
+    if (used >= gc->threshold) return 1;
+    return early && gc->threshold > gc->live && used > gc->live && used - gc->live >= (gc->threshold - gc->live) / 4 * 3;
 }
 
 TIDE_API void tide_frame_end(lua_State *L)
 {
     GCState *gc = gc_state(L);
     if (!gc->frame_open) return;
-    gc->stats.allocated_bytes = gc->allocated - gc->frame_alloc_start;
+    gc->stats.allocated_bytes = gc->allocated + gc_nursery_used(gc) - gc->frame_alloc_start;
+    gc->stats.promoted_bytes = gc->promoted - gc->frame_promoted_start;
     gc->frame_open = 0;
 }
 
@@ -112,7 +118,8 @@ TIDE_API void tide_frame_begin(lua_State *L)
     gc->frame++;
     memset(&gc->stats, 0, sizeof gc->stats);
     gc->frame_open = 1;
-    gc->frame_alloc_start = gc->allocated;
+    gc->frame_alloc_start = gc->allocated + gc_nursery_used(gc);
+    gc->frame_promoted_start = gc->promoted;
     int safe = !call_in_progress(L);
     if (collection_due(gc, 0)) {
         gc_scrub_stack();
@@ -160,10 +167,13 @@ TIDE_API int tide_gc_frame_stats(lua_State *L, tide_FrameStats *out)
         memset(out, 0, sizeof *out);
     } else {
         *out = gc->stats;
-        if (gc->frame_open) out->allocated_bytes = gc->allocated - gc->frame_alloc_start;
+        if (gc->frame_open) {
+            out->allocated_bytes = gc->allocated + gc_nursery_used(gc) - gc->frame_alloc_start;
+            out->promoted_bytes = gc->promoted - gc->frame_promoted_start;
+        }
     }
     out->frame = gc->frame;
-    out->heap_bytes = gc->total;
+    out->heap_bytes = gc_total(gc);
     out->phase = TIDE_GC_PHASE_IDLE; /* a stop-the-world collection is never seen running */
     return gc->frame != 0;
 }
@@ -178,6 +188,8 @@ TIDE_API int tide_gc_allow_synchronous_major(lua_State *L, int allow)
     return previous;
 }
 
+/* A new size takes effect at once when nothing is pinned in the nursery
+ * (a nursery collection empties it first); otherwise it is refused. */
 TIDE_API int tide_gc_set_nursery_size(lua_State *L, size_t bytes)
 {
     GCState *gc = gc_state(L);
@@ -186,7 +198,20 @@ TIDE_API int tide_gc_set_nursery_size(lua_State *L, size_t bytes)
     if (bytes > SIZE_MAX - NURSERY_BLOCK) return 0;
     bytes = (bytes + NURSERY_BLOCK - 1) / NURSERY_BLOCK * NURSERY_BLOCK;
     if (gc->limit != 0 && bytes > gc->limit) return 0;
-    gc->nursery_size = bytes;
+    if (gc->nursery.raw == NULL) { /* before the state is built, or none could be had */
+        gc->nursery_size = bytes;
+        return 1;
+    }
+    if (!gc_may_collect(gc)) return 0;
+    gc_scrub_stack();
+    gc_minor(L, GC_REASON_ALLOCATION, 0);
+    if (gc->nursery.pinned_bytes != 0) return 0;
+    size_t old_size = gc->nursery_size;
+    gc_nursery_destroy(gc);
+    if (!gc_nursery_create(gc, bytes)) {
+        gc_nursery_create(gc, old_size);
+        return 0;
+    }
     return 1;
 }
 

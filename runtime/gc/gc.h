@@ -27,6 +27,8 @@
 #ifndef TIDE_GC_GC_H
 #define TIDE_GC_GC_H
 
+#include <string.h>
+
 #include "../vm/state.h"
 
 /* --- life of the collector ------------------------------------------------ */
@@ -62,19 +64,54 @@ TIDE_INTERNAL void gc_freeall(lua_State *L);
  * fields are set (before the next allocation): sizelstring(len) for
  * strings, sizeof(Table), sizeof(Proto), sizeof(UpVal),
  * sizeLclosure/sizeCclosure(nupvalues), sizeudata(nuvalue, len) for
- * userdata, sizeof(lua_State) for threads — the block is freed with that
- * size. */
-TIDE_INTERNAL GCObject *gc_new(lua_State *L, int tt, size_t size);
+ * userdata, sizeof(lua_State) for threads.
+ *
+ * New objects are young: bumped in the nursery (the fast path below: a
+ * compare and an add). Objects that never move or own plain memory
+ * (prototypes, userdata, threads) and large ones (above GC_LARGE_OBJECT)
+ * are born old, in the major heap or the large-object space. */
+#define GC_ALIGN ((size_t)16)
+#define gc_round(n) (((n) + GC_ALIGN - 1) & ~(GC_ALIGN - 1))
+TIDE_INTERNAL GCObject *gc_new_slow(lua_State *L, int tt, size_t size);
+static inline GCObject *gc_new(lua_State *L, int tt, size_t size)
+{
+    GlobalState *g = G(L);
+    size_t n = gc_round(size);
+    /* (tt is a constant at every call site: the prototype test folds away) */
+    if (luai_likely(tt != VPROTO && (size_t)(g->alloc_limit - g->alloc_ptr) >= n)) {
+        GCObject *o = (GCObject *)(void *)g->alloc_ptr;
+        g->alloc_ptr += n;
+        memset(o, 0, n);
+        o->tt = (uint8_t)tt;
+        return o;
+    }
+    return gc_new_slow(L, tt, size);
+}
 /* A new full userdata-sized object that never moves (userdata, threads). */
 TIDE_INTERNAL GCObject *gc_new_pinned(lua_State *L, int tt, size_t size);
-/* Table storage: a Part of [nbytes] payload (zeroed); returns the payload. */
-TIDE_INTERNAL void *gc_new_part(lua_State *L, size_t nbytes);
+/* Table storage: a Part of [nbytes] payload (zeroed) holding [kind]
+ * (PART_ARRAY: TValues; PART_NODES: Nodes); returns the payload. */
+#define PART_ARRAY 1
+#define PART_NODES 2
+#define PART_RELEASED 3 /* given back by gc_release_part: never scanned */
+TIDE_INTERNAL void *gc_new_part(lua_State *L, size_t nbytes, int kind);
 /* The table no longer uses this storage. The collector frees it now or when
  * it is safe (never while a concurrent mark may read it). */
 TIDE_INTERNAL void gc_release_part(lua_State *L, void *payload);
 /* Make [o] permanent: never collected, never moved (reserved words,
- * metamethod names, the memory-error message). */
+ * metamethod names, the memory-error message). Only while the state is
+ * being built (lua_newstate), when every object is born old. */
 TIDE_INTERNAL void gc_fix(lua_State *L, GCObject *o);
+/* lua_newstate, once the state is built: from now on new objects are
+ * young. Does nothing when the nursery cannot be had (everything is then
+ * born old; the collector still works). */
+TIDE_INTERNAL void gc_start_nursery(lua_State *L);
+/* A new short string [ts] was linked at the head of string-table bucket
+ * [bucket] (strings.c): the next nursery collection must look there. */
+TIDE_INTERNAL void gc_note_string_bucket(lua_State *L, unsigned int bucket);
+/* The string table was rehashed (str_resize): every bucket may hold young
+ * strings now. */
+TIDE_INTERNAL void gc_note_string_rehash(lua_State *L);
 
 /* Plain memory owned by an object (prototype arrays, stacks, string-table
  * buckets), counted in the heap size. realloc/alloc raise LUA_ERRMEM on
@@ -136,28 +173,33 @@ typedef struct GCStackWindow {
 } GCStackWindow;
 
 /* --- barriers -----------------------------------------------------------------
- * Required after every store into a heap object (rule 3). The collector of
- * issue 3 stops the world for whole collections, so no store can happen
- * while one runs and the barriers have nothing to do: the macros evaluate
- * their operands and nothing else (TIDE_GC_NEEDS_BARRIERS 0). The
- * generational collector (issue 4) sets it to 1 and gives them their work;
- * callers do not change. */
-#define TIDE_GC_NEEDS_BARRIERS 0
-#if TIDE_GC_NEEDS_BARRIERS
+ * Required after every store into a heap object (rule 3). The generational
+ * rule they keep: every reference from an old object to a young one lies on
+ * a dirty card (the nursery collection scans dirty cards as roots).
+ *  - Table storage (Parts) is carded by slot: gc_barrier_back names the
+ *    slot written, so writing one slot of a million-slot array dirties one
+ *    512-byte card, not the whole array.
+ *  - Every other object is carded by its header: gc_barrier/gc_objbarrier
+ *    dirty the card of the owner's header, and the collector rescans that
+ *    whole object (a prototype with its constant array, a closure, a
+ *    userdata's user values, an upvalue).
+ * The fast test is two address compares: nothing to do unless the value is
+ * young and the owner (or slot) is not. */
+#define TIDE_GC_NEEDS_BARRIERS 1
+#define gc_isyoung(g, p) ((uintptr_t)(const void *)(p) - (g)->nursery_lo < (g)->nursery_span)
+#define gc_objbarrier(L, owner, o) \
+    ((gc_isyoung(G(L), (o)) && !gc_isyoung(G(L), (owner))) ? gc_barrier_((L), obj2gco(owner)) : (void)0)
 #define gc_barrier(L, owner, v) \
     (iscollectable(v) ? gc_objbarrier((L), (owner), gcvalue(v)) : (void)0)
-#define gc_objbarrier(L, owner, o) gc_barrier_((L), obj2gco(owner), obj2gco(o))
-/* A table was written (the "owner" is the table; the slot is anywhere in
- * its parts). */
-#define gc_barrier_back(L, t, v) \
-    (iscollectable(v) ? gc_barrierback_((L), obj2gco(t), gcvalue(v)) : (void)0)
-#else
-#define gc_barrier(L, owner, v) ((void)(L), (void)(owner), (void)(v))
-#define gc_objbarrier(L, owner, o) ((void)(L), (void)(owner), (void)(o))
-#define gc_barrier_back(L, t, v) ((void)(L), (void)(t), (void)(v))
-#endif
-TIDE_INTERNAL void gc_barrier_(lua_State *L, GCObject *owner, GCObject *v);
-TIDE_INTERNAL void gc_barrierback_(lua_State *L, GCObject *owner, GCObject *v);
+/* [slot] (a TValue or Node of [t]'s array or hash part) was written with [v]. */
+#define gc_barrier_back(L, t, slot, v) \
+    ((iscollectable(v) && gc_isyoung(G(L), gcvalue(v)) && !gc_isyoung(G(L), (slot))) \
+         ? gc_barrier_slot_((L), (t), (slot)) : (void)0)
+/* The same for an object pointer [o] stored in [slot] (a Node's key). */
+#define gc_objbarrier_slot(L, t, slot, o) \
+    ((gc_isyoung(G(L), (o)) && !gc_isyoung(G(L), (slot))) ? gc_barrier_slot_((L), (t), (slot)) : (void)0)
+TIDE_INTERNAL void gc_barrier_(lua_State *L, GCObject *owner);
+TIDE_INTERNAL void gc_barrier_slot_(lua_State *L, const Table *t, const void *slot);
 
 /* --- identity, finalizers --------------------------------------------------- */
 /* The object's identity hash (assigned on first use, never 0, never changes). */

@@ -1,43 +1,38 @@
 /*
- * gc_internal.h — the first collector's private state and the helpers its
- * parts share. Only the files of runtime/gc include it; the rest of the
- * runtime sees gc.h alone.
+ * gc_internal.h — the generational collector's private state and the
+ * helpers its parts share. Only the files of runtime/gc include it; the rest
+ * of the runtime sees gc.h alone.
  *
- * The collector of issue 3: stop-the-world, non-moving mark-and-sweep. It
- * runs on the mutator thread; nothing here is touched by any other OS thread
- * except the handle table's free list (handles.c), which is lock-free.
+ * Spaces (GCObject.age names an object's space):
+ *   nursery   young objects, bump-allocated in one contiguous region
+ *             (nursery.c) and copied out by a nursery collection (minor.c);
+ *             the region is parseable: every byte belongs to an object or a
+ *             filler, except the unused rest of the current allocation
+ *             window;
+ *   major     old objects of at most GC_LARGE_OBJECT bytes in size-class
+ *             blocks (major.h); marks and cards live in the block headers;
+ *   los       old objects above GC_LARGE_OBJECT bytes, one allocation each
+ *             (los.h), never moved;
+ *   external  the main thread, which lua_newstate allocates itself.
+ * Objects that own plain memory or whose address C keeps (prototypes,
+ * userdata, threads) are born old. Old objects never move.
  *
- * Memory. Every object is one block of G(L)->frealloc, exactly its size.
- * The collector finds its objects through the object index: an array with
- * one entry per object, in allocation order (compacted by each sweep). An
- * entry is the object's address with a size class in its low 3 bits
- * (objects are at least 8-byte aligned), so that the conservative scan can
- * reject most objects without touching them (roots.c). A Part records its
- * entry's position in Part.pad, so gc_release_part can clear the entry
- * (0) and free the block at once. Every object is in the index except the
- * main thread, which lua_newstate allocates itself.
+ * The generational invariant (checked by verify.c): every reference from an
+ * old object to a young one lies on a dirty card — the card of the slot for
+ * table storage (Parts), the card of the owner's header for anything else.
+ * The nursery collection scans dirty cards, thread stacks and the state's
+ * roots, copies what they reach into the major heap (promotion on first
+ * survival), and leaves pinned objects where they are; cards that still
+ * lead to a (pinned) young object stay dirty.
  *
- * Besides the index, two ordered arrays:
- *     finobj   objects marked for finalization (GCF_FINALIZABLE), in the
- *              order they were marked
- *     tobefnz  unreachable finalizable objects waiting for their finalizer
- *              (GCF_FINALIZABLE | GCF_FINALIZED), in the order they will run
- *              (from tobefnz_head); roots until then
- * Fixed objects (gc_fix) carry age == GC_AGE_FIXED and are never freed;
- * those that are not strings are also listed in [fixed], to be marked.
+ * Marks (full collections). Major and LOS objects keep their marks in the
+ * spaces' bitmaps, which are clear outside a full collection (its sweep
+ * clears them); nursery objects and the main thread use the header byte
+ * [marked] == epoch, which alternates between 1 and 2.
  *
- * Mark bits. GCObject.marked == gc->epoch means "reached in this cycle". The
- * epoch alternates between 1 and 2 at the start of each collection, so a
- * survivor needs no unmarking; a new object has 0 (white in both epochs).
- * Objects the sweep keeps without a mark (fixed ones) and the main thread
- * are marked afresh by every collection when they can reference anything.
- *
- * Invariant between collections (checked by verify.c): every collectable
- * value held by an indexed object, by a stack slot of a thread (or the main
- * thread), by the registry, the per-type metatables or a GC handle refers
- * to an indexed object or the main thread, whose header type matches the
- * value's tag. Stack slots above a thread's bound are nil after every
- * collection (mark.c).
+ * Threads. Everything here runs on the mutator thread with the world
+ * stopped for a collection, except the handle table's free list
+ * (handles.c), which is lock-free.
  */
 #ifndef TIDE_GC_INTERNAL_H
 #define TIDE_GC_INTERNAL_H
@@ -46,6 +41,8 @@
 #include <string.h>
 
 #include "gc.h"
+#include "los.h"
+#include "major.h"
 #include "tide.h"
 #include "../vm/tables.h"
 
@@ -61,25 +58,22 @@
 #define HT_UPVAL VUPVAL
 #define HT_PART VPART
 
-/* Objects with nothing to traverse: marking them is setting the bit. */
+/* Objects a full mark does not traverse: marking them is setting the bit
+ * (a table traverses its own Parts, by its weakness). */
 #define gc_isleaf(tt) (novariant(tt) == LUA_TSTRING || (tt) == HT_PART)
 
-/* --- the object index -------------------------------------------------------- */
-/* An entry: address | size class. Class c < 7 means the object is at most
- * GC_CLASS_BOUND(c) bytes; 7 means "ask gc_object_size". */
-#define GC_CLASS_MASK ((uintptr_t)7)
-#define GC_CLASS_BOUND(c) ((size_t)32 << (c))
-#define gc_entry_object(e) ((GCObject *)(void *)((e) & ~GC_CLASS_MASK))
-#define gc_entry_class(e) ((int)((e) & GC_CLASS_MASK))
-static inline uintptr_t gc_make_entry(const GCObject *o, size_t size)
-{
-    int c = 0;
-    while (c < 7 && size > GC_CLASS_BOUND(c)) c++;
-    return (uintptr_t)o | (uintptr_t)c;
-}
-/* GCObject.age of a fixed object (this collector has no ages). */
-#define GC_AGE_FIXED 0xFF
-#define gc_isfixed(o) ((o)->age == GC_AGE_FIXED)
+/* --- spaces -------------------------------------------------------------------- */
+#define GC_SPACE_NURSERY 0
+#define GC_SPACE_MAJOR 1
+#define GC_SPACE_LOS 2
+#define GC_SPACE_EXTERNAL 3
+/* Objects above this size go to the large-object space. */
+#define GC_LARGE_OBJECT MAJOR_MAX_OBJECT
+/* Header type of a nursery filler: the bytes [o, o + o->idhash) are free. */
+#define HT_FILLER 0x3F
+#define gc_isfixed(o) (((o)->flags & GCF_FIXED) != 0)
+/* The forwarding address of a moved object, in its first payload word. */
+#define gc_forward_slot(o) (*(GCObject **)(void *)((char *)(o) + sizeof(GCObject)))
 
 /* --- pacing --------------------------------------------------------------------- */
 /* The heap may grow by at least this much between collections, however
@@ -132,43 +126,71 @@ typedef struct GCVec {
 #define WEAK_KEYS 1
 #define WEAK_VALUES 2
 
+/* The nursery's region and allocation windows (nursery.c). Free space is
+ * a list of fragments, each starting with a filler whose second word links
+ * the next fragment (lowest address first). */
+typedef struct Nursery {
+    char *raw;              /* what frealloc gave (NULL: no nursery) */
+    size_t raw_size;
+    char *lo, *hi;          /* the region, GC_ALIGN-aligned */
+    char *window_end;       /* end of the current fragment */
+    char *next_fragment;    /* the fragment after the current one, or NULL */
+    size_t used_before;     /* bytes of earlier windows consumed since the
+                               last nursery collection */
+    char *window_start;     /* where the current window began */
+    size_t requested_size;  /* tide_gc_set_nursery_size, applied at the next
+                               collection that leaves nothing pinned */
+    size_t pinned_bytes;    /* bytes kept in place by the last collection */
+} Nursery;
+
 typedef struct GCState {
     GlobalState *g;
 
-    /* --- objects (see the top of this file) --- */
-    uintptr_t *index;       /* one entry per object; 0 = a released Part */
-    size_t nindex, index_cap;
+    /* --- spaces --- */
+    Nursery nursery;
+    MajorHeap *major;
+    LosSpace *los;
+    GCVec threads;          /* every thread but the main one (threads never move) */
     GCVec finobj;           /* marked for finalization, oldest first */
     GCVec tobefnz;          /* waiting for their finalizer, from tobefnz_head */
     size_t tobefnz_head;
-    GCVec fixed;            /* fixed objects that are not strings */
-    uintptr_t heap_lo, heap_hi; /* address range of every block ever allocated */
+    GCVec fixed;            /* fixed objects (gc_fix), marked by every full collection */
+    GCVec pinned;           /* nursery objects pinned by the current collection */
+    uint32_t *string_buckets; /* string-table buckets given young strings
+                               since the last nursery collection */
+    size_t nstring_buckets, string_buckets_cap;
+    int string_walk_all;    /* the log overflowed, or the table was rehashed:
+                               walk every bucket */
 
     /* --- accounting ---
-     * gc_debt (GlobalState) = total - threshold, except that gc_step may
-     * push it up to ask for a step (pending finalizers) or down to put off
-     * the next call. */
-    size_t total;           /* bytes obtained from frealloc and not given back */
-    size_t threshold;       /* total at which the next collection is due */
-    size_t live;            /* total right after the last collection */
+     * total = old (major slots, LOS objects) + raw + the nursery's bytes in
+     * use. gc_debt (GlobalState) > 0 asks the next safe point for a full
+     * collection (old bytes past the threshold) or for finalizers. */
+    size_t raw;             /* plain blocks (gc_raw_*, the collector's arrays, spaces' metadata) */
+    size_t old;             /* bytes of old objects (promoted or born old) */
+    size_t threshold;       /* old + raw at which the next full collection is due */
+    size_t live;            /* old + raw right after the last full collection */
     size_t limit;           /* memory limit (gc_set_memory_limit), 0 = none */
-    uint64_t allocated;     /* bytes ever allocated (frame statistics) */
+    uint64_t allocated;     /* bytes ever allocated, up to the last window change */
+    uint64_t promoted;      /* bytes ever promoted */
 
     /* --- state --- */
-    uint8_t epoch;          /* the mark value of the current/last cycle: 1 or 2 */
+    uint8_t epoch;          /* the header mark of the current/last full collection: 1 or 2 */
     uint8_t collecting;     /* inside a collection: allocations do not collect */
     uint8_t stopped;        /* LUA_GCSTOP */
     uint8_t closing;        /* gc_freeall: no collections, no new finalizable objects */
     uint8_t mode;           /* LUA_GCGEN or LUA_GCINC, as last asked (advisory) */
     uint8_t pause;          /* gc_setparam'ed, drives the pacer */
     uint8_t stepmul;        /* gc_setparam'ed, advisory */
-    uint8_t allow_sync_major; /* tide_gc_allow_synchronous_major (stored) */
+    uint8_t allow_sync_major; /* tide_gc_allow_synchronous_major */
+    uint8_t in_minor;       /* a nursery collection is copying */
     int stepsize;           /* advisory */
     int fin_running;        /* finalizers running (nesting depth) */
-    uint64_t collections;   /* completed collections */
+    uint64_t collections;   /* completed full collections */
+    uint64_t minors;        /* completed nursery collections */
 
     /* --- marking --- */
-    GCVec grey;             /* objects marked but not traversed */
+    GCVec grey;             /* objects marked (or promoted) but not traversed */
     int grey_overflow;      /* the grey stack could not grow: rescan (mark.c) */
     GCVec weak;             /* tables with weak values only */
     GCVec ephemeron;        /* tables with weak keys only */
@@ -181,8 +203,9 @@ typedef struct GCState {
     /* --- TIDE_GC_DEBUG (debug.c) --- */
     unsigned long collect_every; /* 0 = off */
     unsigned long alloc_count;
+    unsigned long forced;   /* collections collect_every forced */
     uint8_t verify_before, verify_after, poison;
-    size_t nursery_size;    /* stored for tide_gc_set_nursery_size / issue 4 */
+    size_t nursery_size;    /* the size the nursery is made with */
 
     /* --- GC handles --- */
     HandleTable handles;
@@ -192,8 +215,9 @@ typedef struct GCState {
     int frame_open;         /* between tide_frame_begin and tide_frame_end */
     int in_idle;            /* inside tide_gc_idle */
     uint64_t frame_alloc_start;
+    uint64_t frame_promoted_start;
     tide_FrameStats stats;  /* of the current frame (counts only) */
-    uint64_t last_pause_ns; /* duration of the last collection */
+    uint64_t last_pause_ns; /* duration of the last full collection */
     tide_GcEventFn event_fn;
     void *event_ud;
 } GCState;
@@ -208,32 +232,119 @@ TIDE_INTERNAL void *gc_internal_realloc(GCState *gc, void *block, size_t osize, 
 /* Double [v]'s capacity (through gc_internal_realloc); 0 on failure. */
 TIDE_INTERNAL int gc_vec_grow(GCState *gc, GCVec *v);
 TIDE_INTERNAL void gc_vec_free(GCState *gc, GCVec *v);
-/* Give an object's block back (after any type-specific freeing). */
-TIDE_INTERNAL void gc_free_object_block(GCState *gc, GCObject *o);
+static inline int gc_vec_push(GCState *gc, GCVec *v, void *item)
+{
+    if (v->n == v->cap && !gc_vec_grow(gc, v)) return 0;
+    v->items[v->n++] = item;
+    return 1;
+}
+/* An old object of [size] bytes (major heap or LOS by size; [norefs]: it
+ * never references anything), zeroed, space and accounting set; NULL when
+ * memory (or, with [check_limit], the memory limit) is refused. Allocates
+ * nothing else and never collects. Promotion passes check_limit 0: the
+ * bytes it moves are counted already. */
+TIDE_INTERNAL GCObject *gc_alloc_old(GCState *gc, size_t size, int norefs, int check_limit);
+/* Create / destroy the old spaces (control.c calls them). */
+TIDE_INTERNAL int gc_spaces_create(GCState *gc);
+TIDE_INTERNAL void gc_spaces_destroy(GCState *gc);
 /* The pending finalizations: tobefnz from its head. */
 #define gc_pending_count(gc) ((gc)->tobefnz.n - (gc)->tobefnz_head)
-/* Record that a block lies at [block, block + size). */
-static inline void gc_note_range(GCState *gc, void *block, size_t size)
+
+/* --- nursery.c ------------------------------------------------------------------- */
+/* Make the region (nursery.size bytes; smaller when memory is short); 0 if
+ * no nursery could be had. */
+TIDE_INTERNAL int gc_nursery_create(GCState *gc, size_t size);
+TIDE_INTERNAL void gc_nursery_destroy(GCState *gc);
+/* Bytes allocated in the nursery since the last nursery collection. */
+TIDE_INTERNAL size_t gc_nursery_used(GCState *gc);
+/* Open a window of at least [n] bytes (moving to later fragments, leaving
+ * fillers behind); 0 when no fragment left has room. */
+TIDE_INTERNAL int gc_nursery_refill(GCState *gc, size_t n);
+/* Close the current window (its unused rest becomes a filler): the region
+ * is parseable from lo to hi. */
+TIDE_INTERNAL void gc_nursery_seal(GCState *gc);
+/* After a nursery collection: everything but the pinned objects (sorted
+ * in gc->pinned) becomes free fragments; opens no window. */
+TIDE_INTERNAL void gc_nursery_reset(GCState *gc);
+/* After a full collection's mark: unmarked nursery objects become free. */
+TIDE_INTERNAL void gc_nursery_drop_dead(GCState *gc);
+/* The size of the object or filler at [p] in a sealed nursery. */
+TIDE_INTERNAL size_t gc_nursery_object_span(const GCObject *o);
+/* Call [fn] on every object (not fillers) of the sealed nursery. */
+TIDE_INTERNAL void gc_nursery_foreach(GCState *gc, void (*fn)(void *ud, GCObject *o), void *ud);
+/* Call [fn] on every object of the sealed nursery that contains one of the
+ * sorted, distinct words w[0..n). */
+TIDE_INTERNAL void gc_nursery_find(GCState *gc, const uintptr_t *w, size_t n,
+                                   void (*fn)(void *ud, GCObject *o), void *ud);
+#define gc_in_nursery(gc, p) gc_isyoung((gc)->g, (p))
+
+/* --- minor.c --------------------------------------------------------------------- */
+/* Log string-table bucket [bucket] for the next nursery collection. */
+TIDE_INTERNAL void gc_note_string_bucket_(GCState *gc, unsigned int bucket);
+/* A nursery collection (world stopped, on the mutator). [reason] as for
+ * gc_collect; a full collection runs one first with [inside_full]. */
+TIDE_INTERNAL void gc_minor(lua_State *L, int reason, int inside_full);
+
+/* --- cards.c ---------------------------------------------------------------------- */
+/* Dirty the card that covers [owner]'s header / the slot [slot] of the
+ * Part [p]. */
+TIDE_INTERNAL void gc_remember_object(GCObject *owner);
+TIDE_INTERNAL void gc_remember_slot(Part *p, const void *slot);
+/* Dirty every card of an object born old (it may be initialized without
+ * barriers: gc.h rule 3). */
+TIDE_INTERNAL void gc_remember_new_old(GCObject *o);
+/* Is the card covering [owner]'s header / [slot] of Part [p] dirty? */
+TIDE_INTERNAL int gc_is_remembered_object(const GCObject *owner);
+TIDE_INTERNAL int gc_is_remembered_slot(const Part *p, const void *slot);
+/* Visit every dirty card (clearing it): [obj_fn] on every live non-Part
+ * object whose header lies on one, [slots_fn] on every Part overlapping
+ * one with the covered range. */
+typedef void (*gc_CardObjectFn)(void *ud, GCObject *o);
+typedef void (*gc_CardPartFn)(void *ud, Part *p, char *lo, char *hi);
+TIDE_INTERNAL void gc_cards_visit(GCState *gc, gc_CardObjectFn obj_fn, gc_CardPartFn slots_fn, void *ud);
+
+/* --- marks (full collections) ------------------------------------------------------- */
+/* Set [o]'s mark; 1 if it was not marked. */
+static inline int gc_setmark(GCState *gc, GCObject *o)
 {
-    uintptr_t lo = (uintptr_t)block, hi = lo + size;
-    if (lo < gc->heap_lo || gc->heap_lo == 0) gc->heap_lo = lo;
-    if (hi > gc->heap_hi) gc->heap_hi = hi;
+    switch (o->age) {
+    case GC_SPACE_MAJOR:
+        return major_mark(o);
+    case GC_SPACE_LOS:
+        return los_mark(o);
+    default:
+        if (o->marked == gc->epoch) return 0;
+        o->marked = gc->epoch;
+        return 1;
+    }
+}
+static inline int gc_ismarked(GCState *gc, const GCObject *o)
+{
+    switch (o->age) {
+    case GC_SPACE_MAJOR:
+        return major_is_marked(o);
+    case GC_SPACE_LOS:
+        return los_is_marked(o);
+    default:
+        return o->marked == gc->epoch;
+    }
 }
 
 /* --- mark.c ----------------------------------------------------------------------- */
 TIDE_INTERNAL void gc_grey_push_slow(GCState *gc, GCObject *o);
-
-static inline void gc_mark(GCState *gc, GCObject *o)
+static inline void gc_grey_push(GCState *gc, GCObject *o)
 {
-    if (o->marked == gc->epoch) return;
-    o->marked = gc->epoch;
-    if (gc_isleaf(o->tt)) return;
     if (luai_likely(gc->grey.n < gc->grey.cap))
         gc->grey.items[gc->grey.n++] = o;
     else
         gc_grey_push_slow(gc, o);
 }
-#define gc_ismarked(gc, o) ((o)->marked == (gc)->epoch)
+static inline void gc_mark(GCState *gc, GCObject *o)
+{
+    if (!gc_setmark(gc, o)) return;
+    if (gc_isleaf(o->tt)) return;
+    gc_grey_push(gc, o);
+}
 #define gc_markvalue(gc, v) \
     do { if (iscollectable(v)) gc_mark((gc), gcvalue(v)); } while (0)
 
@@ -253,7 +364,7 @@ TIDE_INTERNAL int gc_traverse_ephemeron(GCState *gc, Table *t, int with_array);
 static inline int gc_iscleared(GCState *gc, GCObject *o)
 {
     if (novariant(o->tt) == LUA_TSTRING) {
-        o->marked = gc->epoch;
+        gc_setmark(gc, o);
         return 0;
     }
     return !gc_ismarked(gc, o);
@@ -264,12 +375,23 @@ static inline void gc_clearkey(Node *n)
 {
     if (n->key_tt & BIT_COLLECTABLE) n->key_tt = (uint8_t)LUA_TNUMTYPES_DEADKEY;
 }
+/* Every object of every space (nursery objects only when [with_nursery]),
+ * in no particular order. [fn] must not allocate. */
+TIDE_INTERNAL void gc_heap_foreach(GCState *gc, int with_nursery, void (*fn)(void *ud, GCObject *o), void *ud);
 
 /* --- roots.c ---------------------------------------------------------------------- */
 /* Mark the roots: fixed objects, the main thread and [L], the registry, the
  * per-type metatables, strong handles, objects waiting for finalization,
  * and the C stack and registers of the calling OS thread (conservatively). */
 TIDE_INTERNAL void gc_mark_roots(lua_State *L);
+/* The words of the calling OS thread's C stack and registers (but the
+ * precise windows) that fall in [lo, hi): sorted and distinct in *out
+ * (gc->cand or the fallback buffer); returns how many. When the buffer is
+ * short, the words that did not fit are lost and *complete is 0. */
+TIDE_INTERNAL size_t gc_stack_words(GCState *gc, uintptr_t lo, uintptr_t hi, uintptr_t **out, int *complete);
+/* Zero the stack below the caller's frame (roots.c): call it at an entry
+ * point before a collection. */
+TIDE_INTERNAL void gc_scrub_stack(void);
 
 /* --- finalize.c ------------------------------------------------------------------- */
 TIDE_INTERNAL void gc_weak_note(GCState *gc, GCVec *list, Table *t);
@@ -277,9 +399,6 @@ TIDE_INTERNAL void gc_converge_ephemerons(GCState *gc);
 /* Clear unmarked values from weak-value and all-weak tables recorded from
  * index [wfrom] / [afrom] on (all of them after a recording overflow). */
 TIDE_INTERNAL void gc_clear_by_values(GCState *gc, size_t wfrom, size_t afrom);
-/* Zero the stack below the caller's frame (roots.c): call it at an entry
- * point before a collection. */
-TIDE_INTERNAL void gc_scrub_stack(void);
 /* Clear entries with unmarked keys from ephemeron and all-weak tables. */
 TIDE_INTERNAL void gc_clear_by_keys(GCState *gc);
 /* Move unmarked objects of finobj to tobefnz (all of them with [all]),
@@ -294,24 +413,29 @@ TIDE_INTERNAL int gc_run_finalizers(lua_State *L, uint64_t budget_ns);
 TIDE_INTERNAL int gc_can_run_finalizers(lua_State *L);
 
 /* --- sweep.c ---------------------------------------------------------------------- */
-/* Free every unmarked object, compacting the index; with [safe_point],
- * also shrink thread stacks, the string table and the index. */
+/* Free every unmarked old object; with [safe_point], also shrink thread
+ * stacks and the string table. */
 TIDE_INTERNAL void gc_sweep(lua_State *L, int safe_point);
-/* Free one object (type-specific part and block). */
-TIDE_INTERNAL void gc_free_object(lua_State *L, GCObject *o);
+/* What freeing an old object must do besides giving its memory back (a
+ * prototype's arrays, a thread's stack, an open upvalue's link). */
+TIDE_INTERNAL void gc_free_object_parts(lua_State *L, GCObject *o);
 
 /* --- collect.c --------------------------------------------------------------------- */
 /* How a collection was started; decides what it may do besides collecting. */
 typedef enum GCReason {
     GC_REASON_SAFE_POINT, /* gc_step, lua_gc, frames: may shrink stacks */
-    GC_REASON_ALLOCATION, /* inside an allocation: nothing may move */
+    GC_REASON_ALLOCATION, /* inside an allocation: nothing may move but the nursery */
     GC_REASON_EMERGENCY   /* allocation failure or heap limit */
 } GCReason;
+/* A full collection (a nursery collection, then mark and sweep of every
+ * space), world stopped. */
 TIDE_INTERNAL void gc_collect(lua_State *L, GCReason reason);
 /* Is a collection allowed now (not stopped by the collector's own state)? */
 TIDE_INTERNAL int gc_may_collect(GCState *gc);
-/* Recompute gc_debt from total and threshold (and the stopped state). */
+/* Recompute gc_debt (and whether a full collection is due). */
 TIDE_INTERNAL void gc_set_debt(GCState *gc);
+/* Bytes in use: old objects, raw blocks and the nursery's used part. */
+TIDE_INTERNAL size_t gc_total(GCState *gc);
 TIDE_INTERNAL uint64_t gc_now_ns(void);
 
 /* --- handles.c --------------------------------------------------------------------- */
@@ -319,8 +443,10 @@ TIDE_INTERNAL void gc_handles_mark_strong(GCState *gc);
 /* Clear weak handles of [kind] whose objects are unmarked. */
 TIDE_INTERNAL void gc_handles_clear(GCState *gc, int kind);
 TIDE_INTERNAL void gc_handles_free_all(GCState *gc);
-/* Call [fn] on the value of every handle in use (verify.c). */
-TIDE_INTERNAL void gc_handles_foreach(GCState *gc, void (*fn)(void *ud, const TValue *v), void *ud);
+/* Call [fn] on the value of every handle in use. */
+TIDE_INTERNAL void gc_handles_foreach(GCState *gc, void (*fn)(void *ud, TValue *v), void *ud);
+/* Nursery collection: [fn] on every handle value of [kind] in use. */
+TIDE_INTERNAL void gc_handles_foreach_kind(GCState *gc, int kind, void (*fn)(void *ud, TValue *v), void *ud);
 
 /* --- frames.c ---------------------------------------------------------------------- */
 /* A collection of [pause_kind] (tide_GcPauseKind) ran from [start_ns] for

@@ -200,14 +200,27 @@ void gc_handles_free_all(GCState *gc)
     atomic_store_explicit(&ht->free_head, 0, memory_order_relaxed);
 }
 
-void gc_handles_foreach(GCState *gc, void (*fn)(void *ud, const TValue *v), void *ud)
+/* [fn] on the value of every handle in use whose kind is [kind] (0: any). */
+static void foreach_value(GCState *gc, int kind, void (*fn)(void *ud, TValue *v), void *ud)
 {
     HandleTable *ht = &gc->handles;
     for (int b = 0; b < HANDLE_BUCKETS && bucket_base(b) < ht->used; b++) {
         HandleSlot *bucket = atomic_load_explicit(&ht->bucket[b], memory_order_acquire);
         uint32_t n = ht->used - bucket_base(b);
         if (n > bucket_size(b)) n = bucket_size(b);
-        for (uint32_t i = 0; i < n; i++)
-            if (atomic_load_explicit(&bucket[i].kind, memory_order_acquire) != HANDLE_FREE) fn(ud, &bucket[i].value);
+        for (uint32_t i = 0; i < n; i++) {
+            int k = atomic_load_explicit(&bucket[i].kind, memory_order_acquire);
+            if (k != HANDLE_FREE && (kind == 0 || k == kind)) fn(ud, &bucket[i].value);
+        }
     }
+}
+
+void gc_handles_foreach(GCState *gc, void (*fn)(void *ud, TValue *v), void *ud)
+{
+    foreach_value(gc, 0, fn, ud);
+}
+
+void gc_handles_foreach_kind(GCState *gc, int kind, void (*fn)(void *ud, TValue *v), void *ud)
+{
+    foreach_value(gc, kind, fn, ud);
 }

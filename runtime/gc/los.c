@@ -228,3 +228,9 @@ void los_stats(const LosSpace *s, LosStats *out)
     out->live_bytes_last_sweep = s->live_last_sweep;
     out->obtain_calls = s->obtain_calls;
 }
+
+void los_set_on_free(LosSpace *s, los_OnFree on_free, void *ud)
+{
+    s->cfg.on_free = on_free;
+    s->cfg.free_ud = ud;
+}

@@ -143,6 +143,8 @@ TIDE_INTERNAL void los_visit_dirty_cards(LosSpace *s, los_RangeFn fn, void *ud, 
 TIDE_INTERNAL void los_clear_cards(LosSpace *s);
 
 /* --- sweeping, walking ---------------------------------------------------------- */
+/* Replace the config's on_free (the owner's context changes per sweep). */
+TIDE_INTERNAL void los_set_on_free(LosSpace *s, los_OnFree on_free, void *ud);
 /* Free every unmarked object (on_free first), clear the survivors' marks;
  * returns the survivors' bytes. */
 TIDE_INTERNAL size_t los_sweep(LosSpace *s);

@@ -723,3 +723,9 @@ void major_stats(const MajorHeap *h, MajorStats *out)
     out->obtain_calls = h->obtain_calls;
     memcpy(out->blocks_per_class, h->blocks_per_class, sizeof out->blocks_per_class);
 }
+
+void major_set_on_free(MajorHeap *h, major_OnFree on_free, void *ud)
+{
+    h->cfg.on_free = on_free;
+    h->cfg.free_ud = ud;
+}

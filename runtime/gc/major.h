@@ -246,6 +246,8 @@ TIDE_INTERNAL void major_visit_dirty_cards(MajorHeap *h, major_RangeFn fn, void 
 TIDE_INTERNAL void major_clear_cards(MajorHeap *h);
 
 /* --- sweeping ---------------------------------------------------------------------------- */
+/* Replace the config's on_free (the owner's context changes per sweep). */
+TIDE_INTERNAL void major_set_on_free(MajorHeap *h, major_OnFree on_free, void *ud);
 /* The mark is over: every block in use becomes unswept. Blocks still
  * unswept from the previous cycle are swept first. */
 TIDE_INTERNAL void major_begin_sweep(MajorHeap *h);

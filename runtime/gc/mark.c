@@ -1,13 +1,17 @@
 /*
- * mark.c — marking: the grey stack and the traversal of every object type.
+ * mark.c — marking for a full collection: the grey stack and the
+ * traversal of every object type.
  *
- * World stopped (inside gc_collect), mutator thread. gc_mark (gc_internal.h)
- * sets an object's mark and pushes it on the grey stack unless it is a leaf
- * (strings, Parts); gc_propagate pops and traverses until the stack is
- * empty. Nothing recurses: the stack is an explicit array. When it cannot
- * grow, the object stays marked but untraversed and grey_overflow is set;
- * gc_propagate then traverses every marked object of the index again (a
- * rescan) until a pass completes without overflow. Traversal is idempotent, so a rescan
+ * World stopped (inside gc_collect, after its nursery collection: the
+ * nursery holds only pinned objects), mutator thread. gc_mark
+ * (gc_internal.h) sets an object's mark (in its space's bitmap, or its
+ * header in the nursery) and pushes it on the grey stack unless it is a
+ * leaf (strings, Parts: a table traverses its own storage); gc_propagate
+ * pops and traverses until the stack is empty. Nothing recurses: the stack
+ * is an explicit array. When it cannot grow, the object stays marked but
+ * untraversed and grey_overflow is set; gc_propagate then traverses every
+ * marked object of every space again (a rescan) until a pass completes
+ * without overflow. Traversal is idempotent, so a rescan
  * only costs time.
  *
  * Weak tables are traversed by their mode (the raw "__mode" field of their
@@ -36,26 +40,48 @@ static void drain(GCState *gc)
     while (gc->grey.n > 0) gc_traverse(gc, gc->grey.items[--gc->grey.n]);
 }
 
+/* Rescan: traverse every marked object again (traversal is idempotent). */
+static void traverse_if_marked(void *ud, GCObject *o)
+{
+    GCState *gc = ud;
+    if (gc_ismarked(gc, o) && !gc_isleaf(o->tt)) {
+        gc_traverse(gc, o);
+        drain(gc);
+    }
+}
+
 void gc_propagate(GCState *gc)
 {
     drain(gc);
-    while (gc->grey_overflow) { /* rescan: traverse every marked object */
+    while (gc->grey_overflow) {
         gc->grey_overflow = 0;
-        for (size_t i = 0; i < gc->nindex; i++) {
-            uintptr_t e = gc->index[i];
-            if (e == 0) continue;
-            GCObject *o = gc_entry_object(e);
-            if (gc_ismarked(gc, o) && !gc_isleaf(o->tt)) {
-                gc_traverse(gc, o);
-                drain(gc);
-            }
-        }
+        gc_heap_foreach(gc, 1, traverse_if_marked, gc);
         lua_State *mainth = gc->g->mainthread;
-        if (mainth != NULL && gc_ismarked(gc, obj2gco(mainth))) {
-            gc_traverse(gc, obj2gco(mainth));
-            drain(gc);
-        }
+        if (mainth != NULL) traverse_if_marked(gc, obj2gco(mainth));
     }
+}
+
+/* --- walking every object ----------------------------------------------------------- */
+
+typedef struct HeapWalk {
+    void (*fn)(void *ud, GCObject *o);
+    void *ud;
+} HeapWalk;
+
+static void space_object_cb(void *ud, void *obj, size_t size, int kind)
+{
+    HeapWalk *w = ud;
+    (void)size;
+    (void)kind;
+    w->fn(w->ud, obj);
+}
+
+void gc_heap_foreach(GCState *gc, int with_nursery, void (*fn)(void *ud, GCObject *o), void *ud)
+{
+    HeapWalk w = {fn, ud};
+    major_foreach(gc->major, space_object_cb, &w);
+    los_foreach(gc->los, space_object_cb, &w);
+    if (with_nursery) gc_nursery_foreach(gc, fn, ud);
 }
 
 /* --- tables ----------------------------------------------------------------- */

@@ -10,10 +10,13 @@
  * (__builtin_unwind_init saves every callee-saved register in the frame of
  * scan_c_stack; setjmp copies them once more into a local jmp_buf, in case
  * a register is not covered), then every aligned word from there up to the
- * top of the thread's stack is read. Words that fall inside the heap's
- * address range are candidates; they are sorted, and every object whose
- * [start, start + size) contains a candidate is marked as a root — interior
- * pointers count (a char * into a string, a TValue * into a Part). The
+ * top of the thread's stack is read (gc_stack_words). The words are sorted;
+ * every object whose [start, start + size) contains one is a root —
+ * interior pointers count (a char * into a string, a TValue * into a Part):
+ * pinned by a nursery collection (minor.c), marked by a full one (here). A
+ * nursery object is found by walking the nursery in step with the sorted
+ * words, an old one by its space's lookup (major_object_containing,
+ * los_object_containing). The
  * stack's top comes from pthread_getattr_np, cached per OS thread because
  * for the main thread glibc reads /proc/self/maps to answer.
  *
@@ -31,20 +34,13 @@
 
 /* --- the state's own roots ------------------------------------------------- */
 
-static void scan_c_stack(GCState *gc);
+static void mark_stack_candidates(GCState *gc);
 
 void gc_mark_roots(lua_State *L)
 {
     GlobalState *g = G(L);
     GCState *gc = g->gc;
-    /* Fixed objects are never swept, so a mark left from two cycles ago
-     * could equal this epoch: reset, then mark (and traverse). Fixed
-     * strings need nothing: the sweeps keep them by their age. */
-    for (size_t i = 0; i < gc->fixed.n; i++) {
-        GCObject *o = gc->fixed.items[i];
-        o->marked = 0;
-        gc_mark(gc, o);
-    }
+    for (size_t i = 0; i < gc->fixed.n; i++) gc_mark(gc, gc->fixed.items[i]);
     if (g->mainthread != NULL) gc_mark(gc, obj2gco(g->mainthread));
     gc_mark(gc, obj2gco(L)); /* the running thread */
     gc_markvalue(gc, &g->l_registry);
@@ -57,7 +53,7 @@ void gc_mark_roots(lua_State *L)
     /* finalizers still to run from earlier cycles: their objects (and what
      * those reach) stay whole until then */
     for (size_t i = gc->tobefnz_head; i < gc->tobefnz.n; i++) gc_mark(gc, gc->tobefnz.items[i]);
-    scan_c_stack(gc);
+    mark_stack_candidates(gc);
 }
 
 /* --- the thread's stack bounds -------------------------------------------------- */
@@ -98,7 +94,7 @@ static uintptr_t stack_top(uintptr_t sp)
     return r->hi;
 }
 
-/* --- matching candidates to objects -------------------------------------------------- */
+/* --- the scan --------------------------------------------------------------------------- */
 
 static int compare_words(const void *a, const void *b)
 {
@@ -106,67 +102,8 @@ static int compare_words(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* A filter of the 4 KiB pages the candidates fall in (one bit per hashed
- * page), so that most objects are rejected from their index entry alone. */
-#define PAGE_FILTER_BITS 4096
-typedef struct PageFilter {
-    uint64_t bits[PAGE_FILTER_BITS / 64];
-} PageFilter;
-
-static inline unsigned page_hash(uintptr_t addr)
-{
-    return (unsigned)(((uint64_t)(addr >> 12) * 0x9E3779B97F4A7C15ull) >> 52); /* 12 bits */
-}
-#define filter_set(f, a) ((f)->bits[page_hash(a) >> 6] |= (uint64_t)1 << (page_hash(a) & 63))
-#define filter_test(f, a) (((f)->bits[page_hash(a) >> 6] >> (page_hash(a) & 63)) & 1)
-
-/* The first of the sorted words w[0..n) that is >= [addr] (n if none). */
-static inline size_t lower_bound(const uintptr_t *w, size_t n, uintptr_t addr)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (w[mid] < addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* Mark every indexed object that contains one of the words w[0..n). */
-static void mark_candidates(GCState *gc, uintptr_t *w, size_t n)
-{
-    if (n == 0) return;
-    qsort(w, n, sizeof *w, compare_words);
-    size_t m = 1;
-    for (size_t i = 1; i < n; i++)
-        if (w[i] != w[m - 1]) w[m++] = w[i];
-    PageFilter filter;
-    memset(&filter, 0, sizeof filter);
-    for (size_t i = 0; i < m; i++) filter_set(&filter, w[i]);
-    uintptr_t first = w[0], last = w[m - 1];
-    for (size_t i = 0; i < gc->nindex; i++) {
-        uintptr_t e = gc->index[i];
-        uintptr_t start = e & ~GC_CLASS_MASK;
-        if (e == 0 || start > last) continue;
-        int c = gc_entry_class(e);
-        if (c < 7) {
-            /* at most 2 KiB: it spans at most two pages */
-            uintptr_t bound = start + GC_CLASS_BOUND(c);
-            if (bound <= first || (!filter_test(&filter, start) && !filter_test(&filter, bound - 1))) continue;
-            size_t k = lower_bound(w, m, start);
-            if (k == m || w[k] >= bound) continue;
-        }
-        GCObject *o = gc_entry_object(e);
-        size_t k = lower_bound(w, m, start);
-        if (k < m && w[k] < start + gc_object_size(o)) gc_mark(gc, o);
-    }
-}
-
 /* Room for [count] candidates: the kept buffer, grown if possible, else
- * whatever it has, else the fallback inside GCState (then the scan works
- * in several batches). */
+ * whatever it has, else the fallback inside GCState. */
 static uintptr_t *candidate_buffer(GCState *gc, size_t count, size_t *cap)
 {
     if (count > gc->cand_cap) {
@@ -187,15 +124,6 @@ static uintptr_t *candidate_buffer(GCState *gc, size_t count, size_t *cap)
     return gc->cand_fallback;
 }
 
-/* --- the scan --------------------------------------------------------------------------- */
-
-/*
- * Reads the stack from this function's frame up to the stack's top. Not
- * instrumented by AddressSanitizer (the words between frames are redzones
- * it would report) and never inlined (its frame must lie below the frame
- * holding the spilled registers). Words are read through a volatile
- * pointer so the compiler cannot reason about them.
- */
 /* The windows (gc.h) that lie inside [lo, hi), low to high, at most
  * MAX_WINDOWS of them (the scan reads the rest: always safe). A window
  * elsewhere (on a sanitizer's fake stack) is left out. Windows out of
@@ -225,7 +153,7 @@ static void collect_windows(WindowSet *set, const GCStackWindow *w, uintptr_t lo
 }
 
 /* Every word of [lo, hi) outside the windows: [body] on each one, [w],
- * that falls inside the heap's range. */
+ * that falls inside [want_lo, want_lo + want_span). */
 #define for_each_stack_word(lo, hi, set, w, body) \
     do { \
         size_t win_ = 0; \
@@ -236,9 +164,16 @@ static void collect_windows(WindowSet *set, const GCStackWindow *w, uintptr_t lo
                 continue; \
             } \
             uintptr_t w = *(const volatile uintptr_t *)a_; \
-            if (w - heap_lo < span) { body; } \
+            if (w - want_lo < want_span) { body; } \
         } \
     } while (0)
+
+typedef struct StackWords {
+    uintptr_t want_lo, want_span; /* the range asked for */
+    uintptr_t *buf;
+    size_t n;
+    int complete;
+} StackWords;
 
 /*
  * Reads the stack from this function's frame up to the stack's top, but
@@ -248,12 +183,11 @@ static void collect_windows(WindowSet *set, const GCStackWindow *w, uintptr_t lo
  * the spilled registers). Words are read through a volatile pointer so the
  * compiler cannot reason about them.
  */
-__attribute__((noinline, no_sanitize_address)) static void scan_stack_words(GCState *gc)
+__attribute__((noinline, no_sanitize_address)) static void read_stack_words(GCState *gc, StackWords *out)
 {
-    if (gc->heap_hi == 0) return; /* no object yet */
     uintptr_t lo = (uintptr_t)__builtin_frame_address(0) & ~(uintptr_t)(sizeof(uintptr_t) - 1);
     uintptr_t hi = stack_top(lo) & ~(uintptr_t)(sizeof(uintptr_t) - 1);
-    uintptr_t heap_lo = gc->heap_lo, span = gc->heap_hi - gc->heap_lo;
+    uintptr_t want_lo = out->want_lo, want_span = out->want_span;
     WindowSet windows;
     collect_windows(&windows, gc->g->stack_windows, lo, hi);
     size_t count = 0;
@@ -262,13 +196,60 @@ __attribute__((noinline, no_sanitize_address)) static void scan_stack_words(GCSt
     uintptr_t *buf = candidate_buffer(gc, count, &cap);
     size_t n = 0;
     for_each_stack_word(lo, hi, &windows, w, {
-        buf[n++] = w;
-        if (n == cap) { /* a batch: only when memory was short */
-            mark_candidates(gc, buf, n);
-            n = 0;
-        }
+        if (n < cap) buf[n++] = w;
     });
-    mark_candidates(gc, buf, n);
+    out->buf = buf;
+    out->n = n;
+    out->complete = count <= cap;
+}
+
+__attribute__((noinline)) static void scan_c_stack(GCState *gc, StackWords *out)
+{
+    jmp_buf registers;
+    __builtin_unwind_init();
+    if (setjmp(registers) == 0) read_stack_words(gc, out);
+    /* Keep this frame, and the registers saved in it, alive during the
+     * call: no tail call. */
+    __asm__ volatile("" : : "r"(&registers) : "memory");
+}
+
+size_t gc_stack_words(GCState *gc, uintptr_t lo, uintptr_t hi, uintptr_t **out, int *complete)
+{
+    StackWords sw;
+    sw.want_lo = lo;
+    sw.want_span = hi - lo;
+    scan_c_stack(gc, &sw);
+    qsort(sw.buf, sw.n, sizeof *sw.buf, compare_words);
+    size_t m = 0;
+    for (size_t i = 0; i < sw.n; i++)
+        if (m == 0 || sw.buf[i] != sw.buf[m - 1]) sw.buf[m++] = sw.buf[i];
+    *out = sw.buf;
+    *complete = sw.complete;
+    return m;
+}
+
+/* A full collection: mark every object of any space a word points into. */
+static void mark_cb(void *ud, GCObject *o)
+{
+    gc_mark(ud, o);
+}
+
+static void mark_stack_candidates(GCState *gc)
+{
+    uintptr_t *w;
+    int complete;
+    size_t n = gc_stack_words(gc, 0, UINTPTR_MAX, &w, &complete);
+    if (!complete) { /* the words did not all fit: keep everything */
+        gc_heap_foreach(gc, 1, mark_cb, gc);
+        return;
+    }
+    gc_nursery_find(gc, w, n, mark_cb, gc);
+    for (size_t i = 0; i < n; i++) {
+        if (gc_in_nursery(gc, w[i])) continue;
+        void *o = major_object_containing(gc->major, (void *)w[i]);
+        if (o == NULL) o = los_object_containing(gc->los, (void *)w[i]);
+        if (o != NULL) gc_mark(gc, o);
+    }
 }
 
 /* The collection's own frames are pushed onto stack memory that earlier,
@@ -283,14 +264,4 @@ __attribute__((noinline)) void gc_scrub_stack(void)
     char area[SCRUB_BYTES];
     memset(area, 0, sizeof area);
     __asm__ volatile("" : : "r"(area) : "memory"); /* the stores must happen */
-}
-
-__attribute__((noinline)) static void scan_c_stack(GCState *gc)
-{
-    jmp_buf registers;
-    __builtin_unwind_init();
-    if (setjmp(registers) == 0) scan_stack_words(gc);
-    /* Keep this frame, and the registers saved in it, alive during the
-     * call: no tail call. */
-    __asm__ volatile("" : : "r"(&registers) : "memory");
 }

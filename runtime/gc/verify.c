@@ -2,14 +2,23 @@
  * verify.c — the heap verifier (TIDE_GC_DEBUG=verify), run before and after
  * collections, world stopped.
  *
- * It checks the invariant of gc_internal.h: every indexed object has a
- * valid header type, an entry of the right size class and finalization
- * flags that match the list it is on; every reference held by any object, by any thread's stack (every slot, up to
- * the EXTRA_STACK room), by the registry, the per-type metatables, the
- * string table and the GC handles points at the start of an object of the
- * heap (or the main thread) whose header type matches the reference. Keys
- * of empty or dead hash entries are not references and are skipped. The
- * first violation stops the process with a message naming the object,
+ * It checks the invariants of gc_internal.h:
+ *  - every object of every space (the nursery walked from end to end, the
+ *    major heap, the large-object space) has a valid header type, the
+ *    space its age names, no collection-time flags (pinned, forwarded)
+ *    and finalization flags that match the list it is on;
+ *  - every reference held by any object, by any thread's stack (every
+ *    slot, up to the EXTRA_STACK room), by the registry, the per-type
+ *    metatables, the string table and the GC handles points at the start
+ *    of an object (or the main thread) whose header type matches it;
+ *  - the generational rule: every reference from an old object to a young
+ *    one lies on a dirty card (the slot's card for table storage, the
+ *    header's for anything else). Thread stacks and the links of open
+ *    upvalues are exempt: nursery collections scan every thread;
+ *  - every young string in the string table is in a bucket the next
+ *    nursery collection will look at.
+ * Keys of empty or dead hash entries are not references and are skipped.
+ * The first violation stops the process with a message naming the object,
  * the reference and the moment (before/after a collection).
  */
 #include <stdarg.h>
@@ -82,56 +91,98 @@ static void check_ref(Verifier *v, const void *from, const char *what, const GCO
              type_name(to->tt) ? type_name(to->tt) : "bad header", type_name(tt));
 }
 
+/* The generational rule for one reference of [owner] (card of [slot] when
+ * [part] is the storage holding it, else of the owner's header). */
+static void check_generation(Verifier *v, const GCObject *owner, const Part *part, const void *slot,
+                             const char *what, const GCObject *to)
+{
+    if (!gc_isyoung(v->g, to) || gc_isyoung(v->g, owner)) return;
+    int remembered = part != NULL ? gc_is_remembered_slot(part, slot) : gc_is_remembered_object(owner);
+    if (!remembered) fail(v, owner, "%s points at a young %s but its card is clean", what, type_name(to->tt));
+}
+
 static void check_value(Verifier *v, const void *from, const char *what, const TValue *tv)
 {
     if (iscollectable(tv)) check_ref(v, from, what, gcvalue(tv), withvariant(rawtt(tv)));
 }
 
+/* An object's reference: valid, and remembered when old to young. */
+static void check_field(Verifier *v, const GCObject *owner, const char *what, const GCObject *to, int tt)
+{
+    check_ref(v, owner, what, to, tt);
+    check_generation(v, owner, NULL, NULL, what, to);
+}
+
+static void check_field_value(Verifier *v, const GCObject *owner, const char *what, const TValue *tv)
+{
+    if (iscollectable(tv)) check_field(v, owner, what, gcvalue(tv), withvariant(rawtt(tv)));
+}
+
 static void check_part(Verifier *v, const Table *t, const void *payload, size_t needed)
 {
     const GCObject *p = obj2gco(part_of(payload));
-    check_ref(v, t, "a storage pointer", p, HT_PART);
+    check_field(v, obj2gco(t), "a storage pointer", p, HT_PART);
     if (((const Part *)p)->nbytes < needed)
         fail(v, t, "its part of %u bytes is smaller than the %zu it uses", (unsigned)((const Part *)p)->nbytes,
              needed);
+    if (((const Part *)p)->pad == PART_RELEASED) fail(v, t, "uses storage it released");
 }
 
 static void check_table(Verifier *v, const Table *t)
 {
-    if (t->metatable != NULL) check_ref(v, t, "its metatable", obj2gco(t->metatable), HT_TABLE);
+    if (t->metatable != NULL) check_field(v, obj2gco(t), "its metatable", obj2gco(t->metatable), HT_TABLE);
     if (t->asize > 0) {
         check_part(v, t, t->array, (size_t)t->asize * sizeof(TValue));
-        for (uint32_t i = 0; i < t->asize; i++) check_value(v, t, "an array slot", &t->array[i]);
+        const Part *p = part_of(t->array);
+        for (uint32_t i = 0; i < t->asize; i++) {
+            const TValue *tv = &t->array[i];
+            if (!iscollectable(tv)) continue;
+            check_value(v, t, "an array slot", tv);
+            check_generation(v, obj2gco(p), p, tv, "an array slot", gcvalue(tv));
+        }
     }
     if (tab_isdummy(t)) return;
     check_part(v, t, t->node, (size_t)sizenode(t) * sizeof(Node));
+    const Part *p = part_of(t->node);
     for (uint32_t i = 0; i < sizenode(t); i++) {
         const Node *n = &t->node[i];
         if (isempty(gval(n))) continue;
-        check_value(v, t, "a hash value", gval(n));
-        if (n->key_tt & BIT_COLLECTABLE) check_ref(v, t, "a hash key", n->key_val.gc, withvariant(n->key_tt));
+        if (iscollectable(gval(n))) {
+            check_value(v, t, "a hash value", gval(n));
+            check_generation(v, obj2gco(p), p, gval(n), "a hash value", gcvalue(gval(n)));
+        }
+        if (n->key_tt & BIT_COLLECTABLE) {
+            check_ref(v, t, "a hash key", n->key_val.gc, withvariant(n->key_tt));
+            check_generation(v, obj2gco(p), p, &n->key_val, "a hash key", n->key_val.gc);
+        }
     }
 }
 
 static void check_proto(Verifier *v, const Proto *f)
 {
-    if (f->source != NULL) check_ref(v, f, "its source", obj2gco(f->source), -1);
-    for (int i = 0; i < f->sizek; i++) check_value(v, f, "a constant", &f->k[i]);
+    const GCObject *o = obj2gco(f);
+    if (f->source != NULL) check_field(v, o, "its source", obj2gco(f->source), -1);
+    for (int i = 0; i < f->sizek; i++) check_field_value(v, o, "a constant", &f->k[i]);
     for (int i = 0; i < f->sizep; i++)
-        if (f->p[i] != NULL) check_ref(v, f, "a nested prototype", obj2gco(f->p[i]), HT_PROTO);
+        if (f->p[i] != NULL) check_field(v, o, "a nested prototype", obj2gco(f->p[i]), HT_PROTO);
     for (int i = 0; i < f->sizeupvalues; i++)
-        if (f->upvalues[i].name != NULL) check_ref(v, f, "an upvalue name", obj2gco(f->upvalues[i].name), -1);
+        if (f->upvalues[i].name != NULL) check_field(v, o, "an upvalue name", obj2gco(f->upvalues[i].name), -1);
     for (int i = 0; i < f->sizelocvars; i++)
-        if (f->locvars[i].varname != NULL) check_ref(v, f, "a local name", obj2gco(f->locvars[i].varname), -1);
+        if (f->locvars[i].varname != NULL) check_field(v, o, "a local name", obj2gco(f->locvars[i].varname), -1);
 }
 
+/* Stacks and open-upvalue links are the thread's: no cards (every nursery
+ * collection scans every thread). */
 static void check_thread(Verifier *v, const lua_State *th)
 {
     if (th->stack == NULL) return;
     for (StkId o = th->stack; o < th->stack_last + EXTRA_STACK; o++) check_value(v, th, "a stack slot", s2v(o));
+    UpVal *const *link = &th->openupval;
     for (const UpVal *uv = th->openupval; uv != NULL; uv = uv->u.open.next) {
         check_ref(v, th, "an open upvalue", obj2gco(uv), HT_UPVAL);
         if (!upval_isopen(uv)) fail(v, th, "a closed upvalue is on its open list");
+        if (uv->u.open.previous != link) fail(v, uv, "its back link does not lead to the link that names it");
+        link = &uv->u.open.next;
     }
 }
 
@@ -143,20 +194,20 @@ static void check_object(Verifier *v, const GCObject *o)
         break;
     case HT_LCL: {
         const LClosure *cl = (const LClosure *)o;
-        if (cl->p != NULL) check_ref(v, o, "its prototype", obj2gco(cl->p), HT_PROTO);
+        if (cl->p != NULL) check_field(v, o, "its prototype", obj2gco(cl->p), HT_PROTO);
         for (int i = 0; i < cl->nupvalues; i++)
-            if (cl->upvals[i] != NULL) check_ref(v, o, "an upvalue", obj2gco(cl->upvals[i]), HT_UPVAL);
+            if (cl->upvals[i] != NULL) check_field(v, o, "an upvalue", obj2gco(cl->upvals[i]), HT_UPVAL);
         break;
     }
     case HT_CCL: {
         const CClosure *cl = (const CClosure *)o;
-        for (int i = 0; i < cl->nupvalues; i++) check_value(v, o, "an upvalue", &cl->upvalue[i]);
+        for (int i = 0; i < cl->nupvalues; i++) check_field_value(v, o, "an upvalue", &cl->upvalue[i]);
         break;
     }
     case HT_UDATA: {
         const Udata *u = (const Udata *)o;
-        if (u->metatable != NULL) check_ref(v, o, "its metatable", obj2gco(u->metatable), HT_TABLE);
-        for (int i = 0; i < u->nuvalue; i++) check_value(v, o, "a user value", &u->uv[i]);
+        if (u->metatable != NULL) check_field(v, o, "its metatable", obj2gco(u->metatable), HT_TABLE);
+        for (int i = 0; i < u->nuvalue; i++) check_field_value(v, o, "a user value", &u->uv[i]);
         break;
     }
     case HT_THREAD:
@@ -167,7 +218,11 @@ static void check_object(Verifier *v, const GCObject *o)
         break;
     case HT_UPVAL: {
         const UpVal *uv = (const UpVal *)o;
-        if (uv->v != NULL) check_value(v, o, "its value", uv->v);
+        if (uv->v == NULL) break;
+        if (upval_isopen(uv))
+            check_value(v, o, "its value", uv->v); /* a stack slot */
+        else
+            check_field_value(v, o, "its value", uv->v);
         break;
     }
     default:
@@ -183,32 +238,47 @@ static int compare_addrs(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void check_handle_value(void *ud, const TValue *tv)
+static void check_handle_value(void *ud, TValue *tv)
 {
     check_value(ud, NULL, "a GC handle", tv);
 }
 
-/* The index entries: valid headers, the right size class, Parts knowing
- * their position. */
-static void check_index(Verifier *v)
+static void count_cb(void *ud, GCObject *o)
 {
-    GCState *gc = v->gc;
-    for (size_t i = 0; i < gc->nindex; i++) {
-        uintptr_t e = gc->index[i];
-        if (e == 0) continue;
-        const GCObject *o = gc_entry_object(e);
-        if (type_name(o->tt) == NULL) fail(v, NULL, "object %p has the bad header type %d", (const void *)o, o->tt);
-        size_t size = gc_object_size(o);
-        if (gc_entry_class(e) != gc_entry_class(gc_make_entry(o, size)))
-            fail(v, o, "its index entry has size class %d for %zu bytes", gc_entry_class(e), size);
-        if (o->tt == HT_PART && ((const Part *)o)->pad != i)
-            fail(v, o, "believes it is index entry %u, but it is %zu", (unsigned)((const Part *)o)->pad, i);
-        if ((o->flags & GCF_FINALIZED) && !(o->flags & GCF_FINALIZABLE)) fail(v, o, "is finalized but not finalizable");
-        check_object(v, o);
-    }
+    (void)o;
+    ((Verifier *)ud)->n++;
 }
 
-/* finobj and tobefnz hold indexed objects with the right flags. */
+static void collect_cb(void *ud, GCObject *o)
+{
+    Verifier *v = ud;
+    v->addrs[v->n++] = (uintptr_t)o;
+}
+
+/* One object's header: its type, space and flags. */
+static void check_header(Verifier *v, const GCObject *o)
+{
+    if (type_name(o->tt) == NULL) fail(v, NULL, "object %p has the bad header type %d", (const void *)o, o->tt);
+    int space = gc_isyoung(v->g, o) ? GC_SPACE_NURSERY : o->age;
+    if (o->age != space) fail(v, o, "is in space %d but its header says %d", space, o->age);
+    if (o->flags & (GCF_PINNED | GCF_FORWARDED)) fail(v, o, "keeps a collection's flags 0x%x", o->flags);
+    if ((o->flags & GCF_FINALIZED) && !(o->flags & GCF_FINALIZABLE)) fail(v, o, "is finalized but not finalizable");
+    if (o->tt == HT_PROTO || o->tt == HT_THREAD || o->tt == HT_UDATA) {
+        if (space == GC_SPACE_NURSERY) fail(v, o, "is young but must be born old");
+    }
+    if (o->tt == HT_PART && ((const Part *)o)->pad != PART_ARRAY && ((const Part *)o)->pad != PART_NODES &&
+        ((const Part *)o)->pad != PART_RELEASED)
+        fail(v, o, "is storage of unknown kind %u", (unsigned)((const Part *)o)->pad);
+}
+
+static void check_each_cb(void *ud, GCObject *o)
+{
+    Verifier *v = ud;
+    check_header(v, o);
+    check_object(v, o);
+}
+
+/* finobj and tobefnz hold objects with the right flags. */
 static void check_finalization(Verifier *v)
 {
     GCState *gc = v->gc;
@@ -223,6 +293,29 @@ static void check_finalization(Verifier *v)
         check_ref(v, NULL, "the to-be-finalized list", o, -1);
         if ((o->flags & both) != both) fail(v, o, "is in tobefnz with flags 0x%x", o->flags);
     }
+    for (size_t i = 0; i < gc->threads.n; i++) check_ref(v, NULL, "the thread list", gc->threads.items[i], HT_THREAD);
+}
+
+/* Every string is in its bucket, and every young one in a bucket the next
+ * nursery collection will look at. */
+static void check_string_table(Verifier *v)
+{
+    const StringTable *tb = &v->g->strt;
+    GCState *gc = v->gc;
+    if (tb->hash == NULL) return;
+    int all = gc->string_walk_all;
+    unsigned char *logged = all ? NULL : calloc((size_t)tb->size, 1);
+    if (!all && logged == NULL) return; /* no memory to check: skip */
+    for (size_t i = 0; !all && i < gc->nstring_buckets; i++)
+        if (gc->string_buckets[i] < (uint32_t)tb->size) logged[gc->string_buckets[i]] = 1;
+    for (int i = 0; i < tb->size; i++) {
+        for (const TString *ts = tb->hash[i]; ts != NULL; ts = ts->u.hnext) {
+            check_ref(v, NULL, "the string table", obj2gco(ts), HT_SHRSTR);
+            if ((ts->hash & (unsigned)(tb->size - 1)) != (unsigned)i) fail(v, ts, "is in the wrong bucket");
+            if (!all && gc_isyoung(v->g, ts) && !logged[i]) fail(v, ts, "is young in a bucket nobody logged");
+        }
+    }
+    free(logged);
 }
 
 void gc_verify_heap(lua_State *L, const char *when)
@@ -230,7 +323,10 @@ void gc_verify_heap(lua_State *L, const char *when)
     GlobalState *g = G(L);
     GCState *gc = g->gc;
     Verifier v = { g, gc, when, NULL, 0 };
-    size_t count = gc->nindex + 1;
+    gc_nursery_seal(gc);
+    gc_heap_foreach(gc, 1, count_cb, &v);
+    size_t count = v.n + 1;
+    v.n = 0;
     /* The verifier's own memory comes from malloc, not the state's
      * allocator: it is a debug aid, and a state under a memory limit is
      * one it must still check. */
@@ -241,26 +337,19 @@ void gc_verify_heap(lua_State *L, const char *when)
         warned = 1;
         return;
     }
-    for (size_t i = 0; i < gc->nindex; i++)
-        if (gc->index[i] != 0) v.addrs[v.n++] = (uintptr_t)gc_entry_object(gc->index[i]);
+    gc_heap_foreach(gc, 1, collect_cb, &v);
     if (g->mainthread != NULL) v.addrs[v.n++] = (uintptr_t)g->mainthread;
     qsort(v.addrs, v.n, sizeof(uintptr_t), compare_addrs);
     for (size_t i = 1; i < v.n; i++)
-        if (v.addrs[i] == v.addrs[i - 1]) fail(&v, (const void *)v.addrs[i], "is in the index twice");
+        if (v.addrs[i] == v.addrs[i - 1]) fail(&v, (const void *)v.addrs[i], "is listed twice");
 
-    check_index(&v);
+    gc_heap_foreach(gc, 1, check_each_cb, &v);
     check_finalization(&v);
     if (g->mainthread != NULL) check_thread(&v, g->mainthread);
     check_value(&v, NULL, "the registry", &g->l_registry);
     for (int i = 0; i < LUA_NUMTYPES; i++)
         if (g->mt[i] != NULL) check_ref(&v, NULL, "a type's metatable", obj2gco(g->mt[i]), HT_TABLE);
-    const StringTable *tb = &g->strt;
-    for (int i = 0; tb->hash != NULL && i < tb->size; i++) {
-        for (const TString *ts = tb->hash[i]; ts != NULL; ts = ts->u.hnext) {
-            check_ref(&v, NULL, "the string table", obj2gco(ts), HT_SHRSTR);
-            if ((ts->hash & (unsigned)(tb->size - 1)) != (unsigned)i) fail(&v, ts, "is in the wrong bucket");
-        }
-    }
+    check_string_table(&v);
     gc_handles_foreach(gc, check_handle_value, &v);
     free(v.addrs);
 }

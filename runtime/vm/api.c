@@ -702,7 +702,7 @@ static void set_by_string(lua_State *L, const TValue *t, TString *key)
         slot = table_getstr(h, key);
         if (!isempty(slot)) { /* present: overwrite in place */
             setobj(L, (TValue *)slot, s2v(L->top - 1));
-            gc_barrier_back(L, h, s2v(L->top - 1));
+            gc_barrier_back(L, h, slot, s2v(L->top - 1));
             L->top--;
             return;
         }
@@ -746,7 +746,7 @@ LUA_API void lua_seti(lua_State *L, int idx, lua_Integer n)
         slot = tab_getint_fast(h, n);
         if (!isempty(slot)) {
             setobj(L, (TValue *)slot, s2v(L->top - 1));
-            gc_barrier_back(L, h, s2v(L->top - 1));
+            gc_barrier_back(L, h, slot, s2v(L->top - 1));
             L->top--;
             return;
         }

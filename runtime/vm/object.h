@@ -26,13 +26,17 @@
 #define GCF_FINALIZABLE 0x08  /* has a __gc metamethod: run it before freeing */
 #define GCF_FINALIZED 0x10    /* its finalizer was scheduled: never again */
 #define GCF_CEMENTED 0x20     /* pinned as a root until the next major collection */
+#define GCF_FIXED 0x40        /* permanent (gc_fix): never collected, never moved */
 
 /*
  * The 8-byte header. [tt] is the object's tag (value.h) without
- * BIT_COLLECTABLE. [marked] is scratch for the collector (the first
- * collector keeps its mark bit here; the generational one keeps marks
- * outside objects). [idhash] is 0 until gc_identity assigns a nonzero
- * identity; it never changes after that, wherever the object moves.
+ * BIT_COLLECTABLE. [age] names the space the object lives in (the
+ * collector's GC_SPACE_*: nursery, major heap, large-object space, or
+ * outside every space for the main thread). [marked] is the mark of
+ * objects whose space keeps no mark bitmap (nursery and main thread); the
+ * major heap and the large-object space keep marks outside objects.
+ * [idhash] is 0 until gc_identity assigns a nonzero identity; it never
+ * changes after that, wherever the object moves.
  */
 struct GCObject {
     uint8_t tt;

@@ -318,6 +318,7 @@ LUA_API lua_State *lua_newstate(lua_Alloc f, void *ud)
         close_state(L, 0);
         return NULL;
     }
+    gc_start_nursery(L); /* everything made so far is old (and some fixed) */
     return L;
 }
 

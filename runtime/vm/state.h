@@ -105,6 +105,13 @@ typedef struct GlobalState {
      * VM's check (gc_check in gc/gc.h) tests only its sign. */
     intptr_t gc_debt;
     struct GCState *gc;
+    /* The nursery (gc/nursery.c), read by gc.h's inline allocation and
+     * barriers: young objects are those in [nursery_lo, nursery_lo +
+     * nursery_span); new objects are bumped from [alloc_ptr, alloc_limit)
+     * (both NULL when the fast path is closed). */
+    uintptr_t nursery_lo;
+    size_t nursery_span;
+    char *alloc_ptr, *alloc_limit;
     StringTable strt;
     TValue l_registry;
     unsigned int seed;          /* string hash seed (fixed: runs are reproducible) */

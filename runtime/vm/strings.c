@@ -130,6 +130,7 @@ void str_resize(lua_State *L, int newsize)
     gc_raw_free(L, tb->hash, (size_t)tb->size * sizeof(TString *));
     tb->hash = nh;
     tb->size = newsize;
+    gc_note_string_rehash(L); /* the collector's bucket log is stale */
 }
 
 void str_init(lua_State *L)
@@ -194,10 +195,12 @@ static TString *intern_short(lua_State *L, const char *s, size_t l)
     memcpy(getstr(ts), s, l);
     StringTable *tb = &g->strt;
     if (tb->nuse >= tb->size && tb->size <= MAXSTRTABSIZE / 2) str_resize(L, tb->size * 2);
-    TString **bucket = &tb->hash[h & (unsigned int)(tb->size - 1)];
-    ts->u.hnext = *bucket;
-    *bucket = ts;
+    unsigned int b = h & (unsigned int)(tb->size - 1);
+    ts->u.hnext = tb->hash[b];
+    tb->hash[b] = ts;
     tb->nuse++;
+    /* The nursery collection fixes the chains it is told about. */
+    if (gc_isyoung(g, ts)) gc_note_string_bucket(L, b);
     return ts;
 }
 

@@ -292,6 +292,9 @@ static void insert_new(lua_State *L, Table *t, const TValue *key, const TValue *
             while (other + gnext(other) != mp) other += gnext(other);
             gnext(other) = (int32_t)(f - other);
             *f = *mp;
+            /* the entry moved to another slot (maybe another card) */
+            if (f->key_tt & BIT_COLLECTABLE) gc_objbarrier_slot(L, t, &f->key_val, f->key_val.gc);
+            gc_barrier_back(L, t, gval(f), gval(f));
             if (gnext(mp) != 0) {
                 gnext(f) += (int32_t)(mp - f);
                 gnext(mp) = 0;
@@ -307,10 +310,10 @@ static void insert_new(lua_State *L, Table *t, const TValue *key, const TValue *
     }
     mp->key_val = key->v;
     mp->key_tt = rawtt(key);
-    gc_barrier_back(L, t, key);
+    gc_barrier_back(L, t, &mp->key_val, key);
     lua_assert(isempty(gval(mp)));
     setobj(L, gval(mp), value);
-    gc_barrier_back(L, t, value);
+    gc_barrier_back(L, t, gval(mp), value);
 }
 
 void tab_newkey(lua_State *L, Table *t, const TValue *key, const TValue *value)
@@ -333,7 +336,7 @@ void tab_newkey(lua_State *L, Table *t, const TValue *key, const TValue *value)
         /* (a float key normalized into the array part) */
         TValue *slot = &t->array[ivalue(key) - 1];
         setobj(L, slot, value);
-        gc_barrier_back(L, t, value);
+        gc_barrier_back(L, t, slot, value);
         return;
     }
     insert_new(L, t, key, value);
@@ -345,7 +348,7 @@ void tab_finishset(lua_State *L, Table *t, const TValue *key, const TValue *slot
         tab_newkey(L, t, key, value);
     } else {
         setobj(L, (TValue *)slot, value);
-        gc_barrier_back(L, t, value);
+        gc_barrier_back(L, t, slot, value);
         tab_invalidate_tm(t);
     }
 }
@@ -364,7 +367,7 @@ void tab_setint(lua_State *L, Table *t, lua_Integer key, const TValue *value)
         tab_newkey(L, t, &k, value);
     } else {
         setobj(L, (TValue *)slot, value);
-        gc_barrier_back(L, t, value);
+        gc_barrier_back(L, t, slot, value);
         tab_invalidate_tm(t);
     }
 }
@@ -376,8 +379,9 @@ void tab_setint(lua_State *L, Table *t, lua_Integer key, const TValue *value)
 static void reinsert(lua_State *L, Table *t, const TValue *key, const TValue *value)
 {
     if (ttisinteger(key) && (lua_Unsigned)ivalue(key) - 1u < t->asize) {
-        setobj(L, &t->array[ivalue(key) - 1], value);
-        gc_barrier_back(L, t, value);
+        TValue *slot = &t->array[ivalue(key) - 1];
+        setobj(L, slot, value);
+        gc_barrier_back(L, t, slot, value);
     } else {
         insert_new(L, t, key, value);
     }
@@ -394,13 +398,13 @@ void tab_resize(lua_State *L, Table *t, unsigned int nasize, unsigned int nhsize
     if (nhsize > 0) {
         lsize = conv_ceillog2(nhsize);
         if (lsize > MAXHBITS) dbg_runerror(L, "table overflow");
-        newnode = gc_new_part(L, ((size_t)1 << lsize) * sizeof(Node));
+        newnode = gc_new_part(L, ((size_t)1 << lsize) * sizeof(Node), PART_NODES);
     }
     unsigned int oldasize = t->asize;
     TValue *oldarray = t->array;
     TValue *newarray = oldarray;
     if (nasize != oldasize) {
-        newarray = nasize > 0 ? gc_new_part(L, (size_t)nasize * sizeof(TValue)) : NULL;
+        newarray = nasize > 0 ? gc_new_part(L, (size_t)nasize * sizeof(TValue), PART_ARRAY) : NULL;
         /* zeroed memory is nil: only the kept slots need copying */
         unsigned int kept = nasize < oldasize ? nasize : oldasize;
         if (kept > 0) memcpy(newarray, oldarray, (size_t)kept * sizeof(TValue));

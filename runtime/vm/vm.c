@@ -6,6 +6,10 @@
  * The loop keeps the running frame in locals: [ci], its closure [cl], the
  * constants [k], the register base [base] and the program counter [pc].
  * Invariants of the loop:
+ *  - [cl] may move (the nursery copies closures): while the loop's frame is
+ *    a precise window (precise_begin) the collector does not see the local,
+ *    so [cl] is reloaded from the stack after every window; elsewhere the
+ *    conservative scan pins it.
  *  - Before anything that can raise an error, call a function or collect,
  *    pc is saved in ci->u.l.savedpc (errors and tracebacks read it, and a
  *    resume after a yield continues from it). "Protect" does that, sets
@@ -359,9 +363,8 @@ void vm_finishset(lua_State *L, const TValue *t, TValue *key, TValue *val, const
             lua_assert(isempty(slot));
             tm = fasttm(L, h->metatable, TM_NEWINDEX);
             if (tm == NULL) { /* a raw store */
-                tab_finishset(L, h, key, slot, val);
+                tab_finishset(L, h, key, slot, val); /* (its own barriers) */
                 tab_invalidate_tm(h);
-                gc_barrier_back(L, h, val);
                 return;
             }
         } else {
@@ -377,7 +380,7 @@ void vm_finishset(lua_State *L, const TValue *t, TValue *key, TValue *val, const
             slot = any_slot(hvalue(t), key);
             if (!isempty(slot)) {
                 setobj(L, (TValue *)slot, val);
-                gc_barrier_back(L, hvalue(t), val);
+                gc_barrier_back(L, hvalue(t), slot, val);
                 return;
             }
         } else {
@@ -408,7 +411,7 @@ void vm_settable(lua_State *L, const TValue *t, TValue *key, TValue *val)
         slot = any_slot(h, key);
         if (!isempty(slot)) {
             setobj(L, (TValue *)slot, val);
-            gc_barrier_back(L, h, val);
+            gc_barrier_back(L, h, slot, val);
             return;
         }
     }
@@ -778,6 +781,7 @@ void vm_finishop(lua_State *L)
             precise_begin(L, window); \
             gc_step(L); \
             precise_end(L, window); \
+            cl = ci_func(ci); /* the window hid it: it may have moved */ \
             updatetrap(ci); \
             updatebase(ci); \
         } \
@@ -1081,7 +1085,7 @@ returning: /* continue the frame of [ci]; trap already set */
                 slot = tab_getshortstr(h, tsvalue(rb));
                 if (!isempty(slot)) {
                     setobj(L, (TValue *)slot, rc);
-                    gc_barrier_back(L, h, rc);
+                    gc_barrier_back(L, h, slot, rc);
                     vmbreak;
                 }
             }
@@ -1102,14 +1106,14 @@ returning: /* continue the frame of [ci]; trap already set */
                      * are never metamethod names) */
                     if (!isempty(slot) || (h->metatable == NULL && !isabstkey(slot))) {
                         setobj(L, (TValue *)slot, rc);
-                        gc_barrier_back(L, h, rc);
+                        gc_barrier_back(L, h, slot, rc);
                         vmbreak;
                     }
                 } else {
                     slot = ttisshrstring(rb) ? tab_getshortstr(h, tsvalue(rb)) : tab_get(h, rb);
                     if (!isempty(slot)) {
                         setobj(L, (TValue *)slot, rc);
-                        gc_barrier_back(L, h, rc);
+                        gc_barrier_back(L, h, slot, rc);
                         vmbreak;
                     }
                 }
@@ -1127,7 +1131,7 @@ returning: /* continue the frame of [ci]; trap already set */
                 slot = int_slot(h, b);
                 if (!isempty(slot) || (h->metatable == NULL && !isabstkey(slot))) {
                     setobj(L, (TValue *)slot, rc);
-                    gc_barrier_back(L, h, rc);
+                    gc_barrier_back(L, h, slot, rc);
                     vmbreak;
                 }
             }
@@ -1146,7 +1150,7 @@ returning: /* continue the frame of [ci]; trap already set */
                 slot = tab_getshortstr(h, tsvalue(rb));
                 if (!isempty(slot)) {
                     setobj(L, (TValue *)slot, rc);
-                    gc_barrier_back(L, h, rc);
+                    gc_barrier_back(L, h, slot, rc);
                     vmbreak;
                 }
             }
@@ -1492,6 +1496,7 @@ returning: /* continue the frame of [ci]; trap already set */
             CallInfo *newci = call_precall(L, ra, nresults);
             precise_end(L, window);
             if (newci == NULL) { /* a C function, done */
+                cl = ci_func(ci); /* the window hid it: it may have moved */
                 updatetrap(ci);
                 updatebase(ci);
             } else { /* __call led to a Lua function */
@@ -1649,9 +1654,10 @@ returning: /* continue the frame of [ci]; trap already set */
             }
             for (; n > 0; n--) {
                 TValue *val = s2v(ra + n);
-                setobj(L, &h->array[last - 1], val);
+                TValue *dst = &h->array[last - 1];
+                setobj(L, dst, val);
                 last--;
-                gc_barrier_back(L, h, val);
+                gc_barrier_back(L, h, dst, val);
             }
             vmbreak;
         }

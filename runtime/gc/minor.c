@@ -1,0 +1,546 @@
+/*
+ * minor.c — the nursery collection: copy what is live out of the nursery.
+ *
+ * World stopped, on the mutator thread, from an allocation that found the
+ * nursery full, from TIDE_GC_DEBUG's countdown, or as the first step of a
+ * full collection. In order:
+ *  1. Pin. Nursery objects the C stack and registers point at or into
+ *     (conservatively: C code holds raw pointers), and young strings in
+ *     the stack slots of active C functions (lua_tostring's pointer stays
+ *     valid while the value is on the stack, as the manual promises), stay
+ *     where they are for this collection.
+ *  2. Roots. The state's own references, every thread's stack and its list
+ *     of open upvalues, strong handles, objects waiting for their
+ *     finalizer, and every dirty card (the remembered set, cards.c). A
+ *     young object reached from them is copied into the major heap —
+ *     promotion on first survival, see below — and the reference updated;
+ *     the copy is then scanned in turn (the grey stack).
+ *  3. Weakness. Weak handles to dead young objects are cleared; young
+ *     objects marked for finalization that nothing reached are copied
+ *     (resurrected) and queued for their finalizer, newest first; tracking
+ *     weak handles are cleared after that. Weak tables hold their young
+ *     entries strongly until the next full collection (an object may
+ *     outlive its last strong reference for a while; the manual allows it).
+ *  4. The string table's chains lose their dead young strings and follow
+ *     the moved ones. Only the buckets that got a young string since the
+ *     last collection are looked at (strings.c logs them; a rehash of the
+ *     table, or a log that grew too long, means every bucket).
+ *  5. The nursery is free again but for the pinned objects (nursery.c).
+ * References that still lead to a young (pinned) object from an old one
+ * keep their card dirty. Promotion that finds no memory pins the object
+ * instead: it stays young, and the collection stays correct.
+ *
+ * Why promotion on first survival (DESIGN §4.1 suggests measuring aging):
+ * the samples allocate per frame and keep little; with a 4 MiB nursery a
+ * minor collection runs every few frames, so an object that survives one
+ * has usually outlived its frame and will live on. The copy goes straight
+ * to the major heap, which keeps the collection one pass with no to-space
+ * to size. The choice is measured in the closing notes of issue 4.
+ */
+#include "gc_internal.h"
+#include "../vm/funcs.h"
+
+typedef struct Minor {
+    GCState *gc;
+    GlobalState *g;
+    size_t promoted;     /* bytes copied out */
+    int overflow;        /* the grey or pin list could not grow: rescan */
+    int pins_lost;       /* the pin list could not grow: the nursery stays full */
+    int no_promote;      /* walking the old spaces: pin, never allocate there */
+} Minor;
+
+#define young(m, p) gc_isyoung((m)->g, (p))
+
+/* --- pinning, copying ---------------------------------------------------------- */
+
+static void pin(Minor *m, GCObject *o)
+{
+    if (o->flags & (GCF_PINNED | GCF_FORWARDED)) return;
+    o->flags |= GCF_PINNED;
+    if (!gc_vec_push(m->gc, &m->gc->pinned, o)) m->overflow = m->pins_lost = 1;
+    else if (!gc_isleaf(o->tt) || o->tt == HT_PART) gc_grey_push(m->gc, o);
+    if (m->gc->grey_overflow) m->overflow = 1;
+}
+
+static void pin_cb(void *ud, GCObject *o)
+{
+    pin(ud, o);
+}
+
+static GCObject *promote(Minor *m, GCObject *o)
+{
+    size_t size = gc_object_size(o);
+    int isstring = novariant(o->tt) == LUA_TSTRING;
+    GCObject *n = gc_alloc_old(m->gc, size, isstring, 0);
+    if (n == NULL) { /* no memory: it stays young */
+        pin(m, o);
+        return o;
+    }
+    uint8_t space = n->age;
+    memcpy(n, o, size);
+    n->age = space;
+    n->flags &= (uint8_t) ~(GCF_PINNED | GCF_FORWARDED);
+    n->marked = 0;
+    if (o->tt == HT_UPVAL) { /* a closed upvalue points into itself */
+        UpVal *ou = gco2upv(o), *nu = gco2upv(n);
+        if (!upval_isopen(ou)) nu->v = &nu->u.value;
+    }
+    o->flags |= GCF_FORWARDED;
+    o->idhash = (uint32_t)gc_round(size); /* the husk's span (nursery.c) */
+    gc_forward_slot(o) = n;
+    m->promoted += size;
+    if (!isstring) {
+        gc_grey_push(m->gc, n);
+        if (m->gc->grey_overflow) m->overflow = 1;
+    }
+    return n;
+}
+
+/* Where the young object [o] is now: its copy, itself if pinned, or a new
+ * copy. */
+static inline GCObject *forward(Minor *m, GCObject *o)
+{
+    if (o->flags & GCF_FORWARDED) return gc_forward_slot(o);
+    if (o->flags & GCF_PINNED) return o;
+    if (m->no_promote) {
+        pin(m, o);
+        return o;
+    }
+    return promote(m, o);
+}
+
+/* Fix one reference; returns 1 if it still leads to a young object. */
+static inline int fix_ref(Minor *m, GCObject **ref)
+{
+    GCObject *o = *ref;
+    if (o == NULL || !young(m, o)) return 0;
+    o = forward(m, o);
+    *ref = o;
+    return young(m, o);
+}
+
+static inline int fix_value(Minor *m, TValue *v)
+{
+    if (!iscollectable(v)) return 0;
+    return fix_ref(m, &v->v.gc);
+}
+
+#define FIX(m, field) fix_ref((m), (GCObject **)(void *)&(field))
+
+/* --- scanning objects -------------------------------------------------------------- */
+
+static void scan_part_range(Minor *m, Part *p, char *lo, char *hi)
+{
+    int remember = !young(m, p);
+    char *payload = part_payload(p);
+    if (p->pad == PART_ARRAY) {
+        TValue *a = (TValue *)(void *)payload;
+        size_t first = (size_t)(lo - payload) / sizeof(TValue);
+        size_t last = ((size_t)(hi - payload) + sizeof(TValue) - 1) / sizeof(TValue);
+        for (size_t i = first; i < last; i++)
+            if (fix_value(m, &a[i]) && remember) gc_remember_slot(p, &a[i]);
+    } else if (p->pad == PART_NODES) {
+        Node *nodes = (Node *)(void *)payload;
+        size_t first = (size_t)(lo - payload) / sizeof(Node);
+        size_t last = ((size_t)(hi - payload) + sizeof(Node) - 1) / sizeof(Node);
+        for (size_t i = first; i < last; i++) {
+            /* a node may straddle two cards: each field keeps its own */
+            Node *n = &nodes[i];
+            if (fix_value(m, gval(n)) && remember) gc_remember_slot(p, gval(n));
+            int y = 0;
+            if (n->key_tt & BIT_COLLECTABLE) {
+                y = fix_ref(m, &n->key_val.gc);
+            } else if (n->key_tt == LUA_TNUMTYPES_DEADKEY && young(m, n->key_val.gc)) {
+                /* a dead key names its object only for `next`: follow a
+                 * move, never keep it alive (nor its card dirty) */
+                GCObject *k = n->key_val.gc;
+                if (k->flags & GCF_FORWARDED) n->key_val.gc = gc_forward_slot(k);
+            }
+            if (y && remember) gc_remember_slot(p, &n->key_val);
+        }
+    }
+}
+
+static void scan_table(Minor *m, Table *t, int *y)
+{
+    *y |= FIX(m, t->metatable);
+    if (t->array != NULL) {
+        GCObject *p = obj2gco(part_of(t->array));
+        if (young(m, p)) {
+            GCObject *np = forward(m, p);
+            t->array = part_payload((Part *)(void *)np);
+            *y |= young(m, np);
+        }
+    }
+    if (!tab_isdummy(t)) {
+        GCObject *p = obj2gco(part_of(t->node));
+        if (young(m, p)) {
+            GCObject *np = forward(m, p);
+            if (np != p) {
+                Node *oldnode = t->node, *newnode = part_payload((Part *)(void *)np);
+                if (t->lastfree != NULL) t->lastfree = newnode + (t->lastfree - oldnode);
+                t->node = newnode;
+            }
+            *y |= young(m, np);
+        }
+    }
+}
+
+static void scan_proto(Minor *m, Proto *f, int *y)
+{
+    *y |= FIX(m, f->source);
+    for (int i = 0; i < f->sizek; i++) *y |= fix_value(m, &f->k[i]);
+    for (int i = 0; i < f->sizeupvalues; i++) *y |= FIX(m, f->upvalues[i].name);
+    for (int i = 0; i < f->sizep; i++) *y |= FIX(m, f->p[i]);
+    for (int i = 0; i < f->sizelocvars; i++) *y |= FIX(m, f->locvars[i].varname);
+}
+
+/* Fix every reference [o] holds; an old object that still references a
+ * young one keeps (or gets) its card. */
+static void scan_object(Minor *m, GCObject *o)
+{
+    int y = 0;
+    switch (o->tt) {
+    case HT_TABLE:
+        scan_table(m, gco2t(o), &y);
+        break;
+    case HT_PART: {
+        Part *p = (Part *)(void *)o;
+        scan_part_range(m, p, part_payload(p), (char *)part_payload(p) + p->nbytes);
+        return; /* remembered slot by slot */
+    }
+    case HT_LCL: {
+        LClosure *cl = gco2lcl(o);
+        y |= FIX(m, cl->p);
+        for (int i = 0; i < cl->nupvalues; i++) y |= FIX(m, cl->upvals[i]);
+        break;
+    }
+    case HT_CCL: {
+        CClosure *cl = gco2ccl(o);
+        for (int i = 0; i < cl->nupvalues; i++) y |= fix_value(m, &cl->upvalue[i]);
+        break;
+    }
+    case HT_UPVAL: {
+        UpVal *uv = gco2upv(o);
+        if (!upval_isopen(uv)) y |= fix_value(m, &uv->u.value);
+        break; /* open: the value is a stack slot; the links are the thread's */
+    }
+    case HT_PROTO:
+        scan_proto(m, gco2p(o), &y);
+        break;
+    case HT_UDATA: {
+        Udata *u = gco2u(o);
+        y |= FIX(m, u->metatable);
+        for (int i = 0; i < u->nuvalue; i++) y |= fix_value(m, &u->uv[i]);
+        break;
+    }
+    default: /* strings; threads are scanned as roots */
+        break;
+    }
+    if (y && !young(m, o)) gc_remember_object(o);
+}
+
+static void drain(Minor *m)
+{
+    GCVec *grey = &m->gc->grey;
+    while (grey->n > 0) scan_object(m, grey->items[--grey->n]);
+}
+
+static void card_object_cb(void *ud, GCObject *o)
+{
+    scan_object(ud, o);
+}
+
+static void card_part_cb(void *ud, Part *p, char *lo, char *hi)
+{
+    scan_part_range(ud, p, lo, hi);
+}
+
+/* --- threads ------------------------------------------------------------------------ */
+
+/* The slots that may be live, as for a full mark (mark.c); above them the
+ * stack is cleared, so that no slot keeps a dead young object's address. */
+static void scan_thread(Minor *m, lua_State *th)
+{
+    StkId slot = th->stack;
+    if (slot == NULL) return;
+    StkId end = th->stack_last + EXTRA_STACK;
+    StkId bound = th->top;
+    if (isLua(th->ci) && th->ci->top > bound) bound = th->ci->top;
+    if (bound > end) bound = end;
+    for (; slot < bound; slot++) fix_value(m, s2v(slot));
+    for (; slot < end; slot++) setnilvalue(s2v(slot));
+    /* open upvalues: the list is the thread's, relinked here */
+    UpVal **link = &th->openupval;
+    for (UpVal *uv; (uv = *link) != NULL; link = &uv->u.open.next) {
+        if (young(m, uv)) uv = gco2upv(forward(m, obj2gco(uv)));
+        *link = uv;
+        uv->u.open.previous = link;
+    }
+}
+
+/* Young strings in the slots of the active C functions of [th] (the base
+ * frame included: the host's own values). */
+static void pin_c_frames(Minor *m, lua_State *th)
+{
+    if (th->stack == NULL) return;
+    for (CallInfo *ci = &th->base_ci; ci != NULL; ci = ci == th->ci ? NULL : ci->next) {
+        if (isLua(ci)) continue;
+        StkId lo = ci == &th->base_ci ? th->stack : ci->func;
+        StkId hi = ci == th->ci ? th->top : ci->next->func;
+        for (StkId s = lo; s < hi; s++) {
+            TValue *v = s2v(s);
+            if (ttisstring(v) && young(m, gcvalue(v))) pin(m, gcvalue(v));
+        }
+    }
+}
+
+static void for_each_thread(Minor *m, void (*fn)(Minor *m, lua_State *th))
+{
+    GCState *gc = m->gc;
+    if (gc->g->mainthread != NULL) fn(m, gc->g->mainthread);
+    for (size_t i = 0; i < gc->threads.n; i++) fn(m, gc->threads.items[i]);
+}
+
+/* --- roots --------------------------------------------------------------------------- */
+
+static void pin_everything(Minor *m)
+{
+    gc_nursery_foreach(m->gc, pin_cb, m);
+}
+
+static void pin_roots(Minor *m)
+{
+    GCState *gc = m->gc;
+    Nursery *ns = &gc->nursery;
+    uintptr_t *words;
+    int complete;
+    size_t n = gc_stack_words(gc, (uintptr_t)ns->lo, (uintptr_t)ns->hi, &words, &complete);
+    if (!complete) { /* no memory to read the stack whole: move nothing */
+        pin_everything(m);
+        return;
+    }
+    gc_nursery_find(gc, words, n, pin_cb, m);
+    for_each_thread(m, pin_c_frames);
+}
+
+static void handle_value_cb(void *ud, TValue *v)
+{
+    fix_value(ud, v);
+}
+
+static void fix_roots(Minor *m)
+{
+    GCState *gc = m->gc;
+    GlobalState *g = m->g;
+    fix_value(m, &g->l_registry);
+    for (int i = 0; i < LUA_NUMTYPES; i++) FIX(m, g->mt[i]);
+    for (int i = 0; i < TM_COUNT; i++) FIX(m, g->tmname[i]);
+    FIX(m, g->memerrmsg);
+    for_each_thread(m, scan_thread);
+    gc_handles_foreach_kind(gc, HANDLE_STRONG, handle_value_cb, m);
+    for (size_t i = gc->tobefnz_head; i < gc->tobefnz.n; i++) fix_ref(m, (GCObject **)&gc->tobefnz.items[i]);
+    gc_cards_visit(gc, card_object_cb, card_part_cb, m);
+}
+
+/* After an overflow some copies or pinned objects were not queued: scan
+ * every old object and every pinned one again (scanning is idempotent).
+ * The walk over the old spaces must not allocate in them, so what it
+ * finds young is pinned rather than copied. */
+static void rescan_all(Minor *m)
+{
+    while (m->overflow) {
+        m->overflow = 0;
+        m->gc->grey_overflow = 0;
+        m->no_promote = 1;
+        gc_heap_foreach(m->gc, 0, card_object_cb, m);
+        m->no_promote = 0;
+        drain(m);
+        for (size_t i = 0; i < m->gc->pinned.n; i++) scan_object(m, m->gc->pinned.items[i]);
+        drain(m);
+    }
+}
+
+/* --- weakness and finalization --------------------------------------------------------- */
+
+/* A young object nothing reached. */
+static inline int dead_young(Minor *m, const GCObject *o)
+{
+    return young(m, o) && !(o->flags & (GCF_FORWARDED | GCF_PINNED));
+}
+
+static void weak_handle_cb(void *ud, TValue *v)
+{
+    Minor *m = ud;
+    if (!iscollectable(v) || !young(m, gcvalue(v))) return;
+    GCObject *o = gcvalue(v);
+    if (ttisstring(v)) /* strings are values: a weak handle keeps them */
+        fix_value(m, v);
+    else if (dead_young(m, o))
+        setnilvalue(v);
+    else if (o->flags & GCF_FORWARDED)
+        v->v.gc = gc_forward_slot(o);
+}
+
+/* Young finalizable objects nothing reached go to tobefnz (newest first,
+ * the manual's order) and are copied with all they reach; the others
+ * follow their moves. */
+static void separate_finalizable(Minor *m)
+{
+    GCState *gc = m->gc;
+    GCVec *fin = &gc->finobj;
+    size_t first_new = gc->tobefnz.n;
+    for (size_t i = fin->n; i-- > 0;) {
+        GCObject *o = fin->items[i];
+        if (dead_young(m, o) && gc_vec_push(gc, &gc->tobefnz, o)) {
+            o->flags |= GCF_FINALIZED;
+            fin->items[i] = NULL;
+        }
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < fin->n; i++)
+        if (fin->items[i] != NULL) fin->items[kept++] = fin->items[i];
+    fin->n = kept;
+    for (size_t i = first_new; i < gc->tobefnz.n; i++) fix_ref(m, (GCObject **)&gc->tobefnz.items[i]);
+    drain(m);
+    rescan_all(m);
+    for (size_t i = 0; i < fin->n; i++) fix_ref(m, (GCObject **)&fin->items[i]);
+    drain(m);
+    rescan_all(m);
+}
+
+/* --- the string table ---------------------------------------------------------------------- */
+
+/* One chain: dead young strings leave, moved ones are followed. */
+static void fix_chain(Minor *m, TString **link)
+{
+    StringTable *tb = &m->g->strt;
+    TString *ts;
+    while ((ts = *link) != NULL) {
+        GCObject *o = obj2gco(ts);
+        if (young(m, ts)) {
+            if (o->flags & GCF_FORWARDED) {
+                ts = gco2ts(gc_forward_slot(o));
+                *link = ts;
+            } else if (!(o->flags & GCF_PINNED)) {
+                *link = ts->u.hnext;
+                tb->nuse--;
+                continue;
+            }
+        }
+        link = &ts->u.hnext;
+    }
+}
+
+static void fix_string_table(Minor *m)
+{
+    GCState *gc = m->gc;
+    StringTable *tb = &m->g->strt;
+    if (tb->hash == NULL) return;
+    if (gc->string_walk_all) {
+        for (int i = 0; i < tb->size; i++) fix_chain(m, &tb->hash[i]);
+    } else {
+        for (size_t i = 0; i < gc->nstring_buckets; i++) fix_chain(m, &tb->hash[gc->string_buckets[i]]);
+    }
+    gc->nstring_buckets = 0;
+    gc->string_walk_all = 0;
+    /* pinned strings stay young: look at their buckets again */
+    for (size_t i = 0; i < gc->pinned.n; i++) {
+        GCObject *o = gc->pinned.items[i];
+        if (o->tt == HT_SHRSTR) gc_note_string_bucket_(gc, gco2ts(o)->hash & (unsigned int)(tb->size - 1));
+    }
+}
+
+/* --- the collection ---------------------------------------------------------------------------- */
+
+static void unpin_all(GCState *gc)
+{
+    for (size_t i = 0; i < gc->pinned.n; i++) {
+        GCObject *o = gc->pinned.items[i];
+        o->flags &= (uint8_t)~GCF_PINNED;
+    }
+}
+
+static void unpin_cb(void *ud, GCObject *o)
+{
+    (void)ud;
+    o->flags &= (uint8_t)~GCF_PINNED;
+}
+
+/* --- the string-bucket log ------------------------------------------------------------------------ */
+
+void gc_note_string_bucket_(GCState *gc, unsigned int bucket)
+{
+    if (gc->string_walk_all) return;
+    if (gc->nstring_buckets == gc->string_buckets_cap) {
+        size_t ncap = gc->string_buckets_cap == 0 ? 256 : gc->string_buckets_cap * 2;
+        /* past the table's size, walking every bucket is cheaper */
+        uint32_t *nb = ncap > (size_t)gc->g->strt.size * 2 ? NULL
+                     : gc_internal_realloc(gc, gc->string_buckets, gc->string_buckets_cap * sizeof(uint32_t),
+                                           ncap * sizeof(uint32_t));
+        if (nb == NULL) {
+            gc->string_walk_all = 1;
+            return;
+        }
+        gc->string_buckets = nb;
+        gc->string_buckets_cap = ncap;
+    }
+    gc->string_buckets[gc->nstring_buckets++] = bucket;
+}
+
+void gc_note_string_bucket(lua_State *L, unsigned int bucket)
+{
+    gc_note_string_bucket_(gc_state(L), bucket);
+}
+
+void gc_note_string_rehash(lua_State *L)
+{
+    GCState *gc = gc_state(L);
+    if (gc != NULL) gc->string_walk_all = 1;
+}
+
+void gc_minor(lua_State *L, int reason, int inside_full)
+{
+    GCState *gc = gc_state(L);
+    if (gc->nursery.raw == NULL) return;
+    uint64_t start = gc_now_ns();
+    size_t heap_before = gc_total(gc);
+    uint8_t was_collecting = gc->collecting;
+    gc->collecting = 1;
+    gc->in_minor = 1;
+    gc_nursery_seal(gc);
+    if (gc->verify_before && !inside_full) gc_verify_heap(L, "before a nursery collection");
+
+    Minor m = {gc, G(L), 0, 0, 0, 0};
+    gc->pinned.n = 0;
+    gc->grey.n = 0;
+    gc->grey_overflow = 0;
+    gc_scrub_stack(); /* the verifier's frames held object addresses */
+    pin_roots(&m);
+    fix_roots(&m);
+    drain(&m);
+    rescan_all(&m);
+    gc_handles_foreach_kind(gc, HANDLE_WEAK, weak_handle_cb, &m);
+    separate_finalizable(&m);
+    gc_handles_foreach_kind(gc, HANDLE_WEAK_TRACK, weak_handle_cb, &m);
+    fix_string_table(&m);
+
+    if (!m.pins_lost) {
+        gc_nursery_reset(gc);
+        unpin_all(gc);
+    } else { /* the pinned objects are not all listed: free nothing */
+        gc_nursery_foreach(gc, unpin_cb, NULL);
+    }
+    gc->pinned.n = 0;
+    gc->promoted += m.promoted;
+    gc->minors++;
+    gc->in_minor = 0;
+    if (gc->verify_after && !inside_full) gc_verify_heap(L, "after a nursery collection");
+    gc->collecting = was_collecting;
+    if (!inside_full) {
+        gc_set_debt(gc);
+        uint64_t duration = gc_now_ns() - start;
+        gc_frames_note_pause(gc, reason == GC_REASON_EMERGENCY ? TIDE_GC_PAUSE_EMERGENCY : TIDE_GC_PAUSE_MINOR,
+                             start, duration, heap_before);
+    }
+}

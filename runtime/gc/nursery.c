@@ -1,0 +1,247 @@
+/*
+ * nursery.c — the nursery's region: where young objects are born.
+ *
+ * One contiguous block of memory (TIDE_GC_NURSERY_DEFAULT_SIZE unless
+ * configured), so that "is it young?" is one subtraction and one compare
+ * (gc.h). New objects are bumped from a window (GlobalState.alloc_ptr to
+ * alloc_limit, the inline fast path of gc_new); a window is one free
+ * fragment. After a nursery collection the region is free but for the
+ * objects that were pinned there; the free stretches between them are the
+ * fragments, each headed by a filler that links the next one.
+ *
+ * Invariant (outside the current window): every byte of the region belongs
+ * to an object, a forwarded husk, or a filler, so the region can be walked
+ * from lo to hi — which is how the conservative scan finds the object an
+ * interior pointer points into. gc_nursery_seal closes the window (its rest
+ * becomes a filler) before any walk. A husk (an object copied out) keeps
+ * its span in its idhash field: its size fields may be overwritten by the
+ * forwarding address.
+ *
+ * The region's memory is not counted in the heap size; the bytes allocated
+ * from it since the last nursery collection are (gc_nursery_used).
+ *
+ * Mutator only.
+ */
+#include <stdlib.h>
+
+#include "gc_internal.h"
+
+/* A free stretch [f, f + hdr.idhash), linking the next fragment. */
+typedef struct Filler {
+    GCObject hdr;
+    char *next;
+} Filler;
+
+/* Fragments below this size are left as fillers, never allocated from. */
+#define MIN_FRAGMENT ((size_t)128)
+/* The largest nursery (fillers keep spans in 32 bits). */
+#define MAX_NURSERY ((size_t)1 << 30)
+
+static void make_filler(char *p, size_t size, char *next)
+{
+    lua_assert(size >= sizeof(Filler) && size % GC_ALIGN == 0);
+    Filler *f = (Filler *)(void *)p;
+    f->hdr.tt = HT_FILLER;
+    f->hdr.flags = 0;
+    f->hdr.age = GC_SPACE_NURSERY;
+    f->hdr.marked = 0;
+    f->hdr.idhash = (uint32_t)size;
+    f->next = next;
+}
+
+size_t gc_nursery_object_span(const GCObject *o)
+{
+    if (o->tt == HT_FILLER || (o->flags & GCF_FORWARDED)) return o->idhash;
+    return gc_round(gc_object_size(o));
+}
+
+/* --- the region --------------------------------------------------------------- */
+
+int gc_nursery_create(GCState *gc, size_t size)
+{
+    Nursery *ns = &gc->nursery;
+    GlobalState *g = gc->g;
+    if (size > MAX_NURSERY) size = MAX_NURSERY;
+    size = (size + 0xFFFF) & ~(size_t)0xFFFF; /* whole 64 KiB */
+    for (; size >= TIDE_GC_NURSERY_MIN_SIZE; size /= 2) {
+        char *raw = g->frealloc(g->ud, NULL, 0, size + GC_ALIGN);
+        if (raw == NULL) continue;
+        ns->raw = raw;
+        ns->raw_size = size + GC_ALIGN;
+        ns->lo = (char *)(((uintptr_t)raw + GC_ALIGN - 1) & ~(uintptr_t)(GC_ALIGN - 1));
+        ns->hi = ns->lo + size;
+        g->nursery_lo = (uintptr_t)ns->lo;
+        g->nursery_span = size;
+        g->alloc_ptr = g->alloc_limit = NULL;
+        ns->window_start = ns->window_end = NULL;
+        ns->used_before = 0;
+        ns->pinned_bytes = 0;
+        make_filler(ns->lo, size, NULL);
+        ns->next_fragment = ns->lo;
+        gc->nursery_size = size;
+        return 1;
+    }
+    return 0;
+}
+
+void gc_nursery_destroy(GCState *gc)
+{
+    Nursery *ns = &gc->nursery;
+    GlobalState *g = gc->g;
+    if (ns->raw != NULL) g->frealloc(g->ud, ns->raw, ns->raw_size, 0);
+    memset(ns, 0, sizeof *ns);
+    g->nursery_lo = 0;
+    g->nursery_span = 0;
+    g->alloc_ptr = g->alloc_limit = NULL;
+}
+
+size_t gc_nursery_used(GCState *gc)
+{
+    Nursery *ns = &gc->nursery;
+    char *ptr = gc->g->alloc_ptr;
+    return ns->used_before + (ptr != NULL ? (size_t)(ptr - ns->window_start) : 0);
+}
+
+/* --- windows -------------------------------------------------------------------- */
+
+/* The window's unused rest becomes a filler; no window is open after. */
+static void close_window(GCState *gc)
+{
+    Nursery *ns = &gc->nursery;
+    GlobalState *g = gc->g;
+    char *ptr = g->alloc_ptr;
+    if (ptr == NULL) return;
+    ns->used_before += (size_t)(ptr - ns->window_start);
+    if (ns->window_end > ptr) make_filler(ptr, (size_t)(ns->window_end - ptr), NULL);
+    g->alloc_ptr = g->alloc_limit = NULL;
+    ns->window_start = ns->window_end = NULL;
+}
+
+void gc_nursery_seal(GCState *gc)
+{
+    close_window(gc);
+}
+
+int gc_nursery_refill(GCState *gc, size_t n)
+{
+    Nursery *ns = &gc->nursery;
+    GlobalState *g = gc->g;
+    if (ns->raw == NULL) return 0;
+    if (g->alloc_ptr != NULL && (size_t)(ns->window_end - g->alloc_ptr) >= n) {
+        g->alloc_limit = ns->window_end; /* reopen the whole rest */
+        return 1;
+    }
+    close_window(gc);
+    while (ns->next_fragment != NULL) {
+        Filler *f = (Filler *)(void *)ns->next_fragment;
+        size_t size = f->hdr.idhash;
+        ns->next_fragment = f->next;
+        if (size >= n) {
+            ns->window_start = g->alloc_ptr = (char *)f;
+            ns->window_end = g->alloc_limit = (char *)f + size;
+            return 1;
+        }
+        /* too small for this request: it stays a filler until the next
+         * collection frees the region again */
+    }
+    return 0;
+}
+
+/* --- after a collection ------------------------------------------------------------- */
+
+static int compare_addresses(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t) * (void *const *)a, y = (uintptr_t) * (void *const *)b;
+    return (x > y) - (x < y);
+}
+
+void gc_nursery_reset(GCState *gc)
+{
+    Nursery *ns = &gc->nursery;
+    GlobalState *g = gc->g;
+    if (ns->raw == NULL) return;
+    lua_assert(g->alloc_ptr == NULL);
+    gc->allocated += ns->used_before;
+    ns->used_before = 0;
+    ns->pinned_bytes = 0;
+    void **pinned = gc->pinned.items;
+    size_t npinned = gc->pinned.n;
+    qsort(pinned, npinned, sizeof *pinned, compare_addresses);
+    char **link = &ns->next_fragment;
+    char *p = ns->lo;
+    for (size_t i = 0; i <= npinned; i++) {
+        char *end = i < npinned ? (char *)pinned[i] : ns->hi;
+        if (end > p) {
+            size_t size = (size_t)(end - p);
+            if (gc->poison) memset(p, GC_POISON_BYTE, size);
+            make_filler(p, size, NULL);
+            if (size >= MIN_FRAGMENT) {
+                *link = p;
+                link = &((Filler *)(void *)p)->next;
+            }
+        }
+        if (i < npinned) {
+            GCObject *o = pinned[i];
+            size_t span = gc_nursery_object_span(o);
+            ns->pinned_bytes += span;
+            p = (char *)o + span;
+        }
+    }
+    *link = NULL;
+}
+
+/* --- walking ----------------------------------------------------------------------------- */
+
+void gc_nursery_foreach(GCState *gc, void (*fn)(void *ud, GCObject *o), void *ud)
+{
+    Nursery *ns = &gc->nursery;
+    if (ns->raw == NULL) return;
+    lua_assert(gc->g->alloc_ptr == NULL);
+    for (char *p = ns->lo; p < ns->hi;) {
+        GCObject *o = (GCObject *)(void *)p;
+        size_t span = gc_nursery_object_span(o);
+        lua_assert(span >= GC_ALIGN && p + span <= ns->hi);
+        if (o->tt != HT_FILLER && !(o->flags & GCF_FORWARDED)) fn(ud, o);
+        p += span;
+    }
+}
+
+void gc_nursery_find(GCState *gc, const uintptr_t *w, size_t n, void (*fn)(void *ud, GCObject *o), void *ud)
+{
+    Nursery *ns = &gc->nursery;
+    if (ns->raw == NULL || n == 0) return;
+    lua_assert(gc->g->alloc_ptr == NULL);
+    size_t k = 0;
+    for (char *p = ns->lo; p < ns->hi && k < n;) {
+        GCObject *o = (GCObject *)(void *)p;
+        size_t span = gc_nursery_object_span(o);
+        uintptr_t start = (uintptr_t)p, end = start + span;
+        while (k < n && w[k] < start) k++;
+        if (k < n && w[k] < end && o->tt != HT_FILLER && !(o->flags & GCF_FORWARDED)) fn(ud, o);
+        p += span;
+    }
+}
+
+/* After a full collection: the objects its nursery collection pinned that
+ * the mark found dead become free space too (they may name old objects
+ * the sweep freed: nothing may walk into them again). */
+typedef struct KeepMarked {
+    GCState *gc;
+    int lost;
+} KeepMarked;
+
+static void keep_marked_cb(void *ud, GCObject *o)
+{
+    KeepMarked *k = ud;
+    if (gc_ismarked(k->gc, o) && !gc_vec_push(k->gc, &k->gc->pinned, o)) k->lost = 1;
+}
+
+void gc_nursery_drop_dead(GCState *gc)
+{
+    if (gc->nursery.raw == NULL || gc->nursery.pinned_bytes == 0) return;
+    KeepMarked k = {gc, 0};
+    gc->pinned.n = 0;
+    gc_nursery_foreach(gc, keep_marked_cb, &k);
+    if (!k.lost) gc_nursery_reset(gc); /* else they stay, harmless until the next collection */
+    gc->pinned.n = 0;
+}
