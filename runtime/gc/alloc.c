@@ -151,7 +151,7 @@ static GCObject *new_old(lua_State *L, GCState *gc, int tt, size_t size)
     }
     gc->allocated += size;
     o->tt = (uint8_t)tt;
-    gc_remember_new_old(o); /* initialized without barriers (gc.h rule 3) */
+    gc_remember_new_old(gc, o); /* initialized without barriers (gc.h rule 3) */
     return o;
 }
 
@@ -237,22 +237,24 @@ void *gc_new_part(lua_State *L, size_t nbytes, int kind)
     p->nbytes = (uint32_t)nbytes;
     p->pad = (uint32_t)kind;
     /* storage born old (large) is filled without barriers: card it all */
-    if (!gc_isyoung(G(L), p)) gc_remember_new_old(obj2gco(p));
+    if (!gc_isyoung(G(L), p)) gc_remember_new_old(gc_state(L), obj2gco(p));
     return part_payload(p);
 }
 
-/* Nothing may read released storage again: it is marked so that a card
- * scan skips it, and a large one goes back at once. Young or major-heap
- * storage is reclaimed by the next collection of its space. (With a
- * concurrent marker, large storage will wait for the sweep instead.) */
+/* Released storage is marked so that card scans skip it, and cleared, so
+ * that the slot log's entries for it read nil. Large storage goes back
+ * after the next nursery collection (the slot log may name it until then);
+ * young or major-heap storage is reclaimed by the next collection of its
+ * space. */
 void gc_release_part(lua_State *L, void *payload)
 {
     GCState *gc = gc_state(L);
     Part *p = part_of(payload);
     lua_assert(p->hdr.tt == HT_PART && p->pad != PART_RELEASED);
     p->pad = PART_RELEASED;
-    if (gc->poison) memset(payload, GC_POISON_BYTE, p->nbytes);
-    if (p->hdr.age == GC_SPACE_LOS && !gc->collecting) {
+    if (p->hdr.age != GC_SPACE_NURSERY) memset(payload, 0, p->nbytes);
+    if (p->hdr.age == GC_SPACE_LOS && !gc_vec_push(gc, &gc->released_los, p)) {
+        gc_remembered_filter_part(gc, p);
         gc->old -= los_object_size(p);
         los_free(gc->los, p);
     }

@@ -1,29 +1,48 @@
 /*
- * cards.c — the remembered set: the write barrier's slow path and the
- * walk over dirty cards that a nursery collection starts from.
+ * cards.c — the remembered set: where the write barrier records old-to-young
+ * references, and how a nursery collection finds them again.
  *
- * A card is one byte per 512 bytes of an old space: in the header of every
- * major-heap block (major.h) and in front of every large object (los.h).
- * The barrier (gc.h) dirties a card when it stores a young reference into
- * an old object:
- *  - for table storage (a Part) the card of the slot written — a
- *    million-slot array costs one card per write, and the collection scans
- *    512 bytes of it, not the whole array;
- *  - for any other object the card of its header; the collection then
- *    rescans the whole object (they are small, or — a prototype — own
- *    their references in plain arrays the cards cannot cover).
- * Invariant (verify.c checks it): every old-to-young reference lies on a
- * dirty card in that sense. Only the mutator writes cards; a nursery
- * collection reads and clears them, and dirties again the cards that still
- * lead to a young (pinned) object afterwards.
+ * Two logs, with cards behind them:
+ *  - the slot log: one entry (Part, slot) per barrier hit on table storage
+ *    — a young value stored into an old table's array or hash slot. The
+ *    collection visits exactly those slots: one cache line each, where a
+ *    512-byte card costs eight. (Measured on samples/world, 1M objects and
+ *    thousands of fresh tables stored into old ones each frame: 11,000
+ *    dirty card runs, 6.5 MB of old heap rescanned, 7–16 ms per nursery
+ *    collection with cards alone.)
+ *  - the object log: old objects of any other kind (closures, upvalues,
+ *    userdata, prototypes) that were given a young reference, each once
+ *    (GCF_REMEMBERED); the collection rescans them whole — they are small,
+ *    or (a prototype) keep their references in plain arrays.
+ * Cards (one byte per 512 bytes of the major heap's blocks and of large
+ * objects) take what the logs cannot: a slot log that reaches
+ * RS_MAX_SLOTS entries is folded into cards (so a program that writes the
+ * same slots over and over costs bounded memory), a log that cannot grow
+ * falls back to cards, and storage born old (a large array filled by a
+ * resize) is carded whole.
  *
- * Mutator only; the world is stopped while cards are visited.
+ * Invariant (verify.c checks it): every reference from an old object to a
+ * young one is in the slot log (table storage), has its owner in the object
+ * log, or lies on a dirty card (the slot's card for table storage, the
+ * header's card for anything else).
+ *
+ * Entries must never name freed memory: storage released by a table is
+ * cleared (its slots read as nil, so its entries find nothing to do) and a
+ * large one is freed only after the next nursery collection
+ * (gc_free_released); a full collection drops the entries of objects it
+ * is about to free (gc_remembered_filter). Visiting an entry reads only the
+ * slot: its storage's kind is in the entry.
+ *
+ * Mutator only; the world is stopped while the set is read.
  */
 #include "gc_internal.h"
 
-/* --- the barrier's slow path ------------------------------------------------- */
+/* Slot-log entries before it is folded into cards (16 bytes each). */
+#define RS_MAX_SLOTS ((size_t)1 << 18)
 
-void gc_remember_object(GCObject *o)
+/* --- cards --------------------------------------------------------------------- */
+
+static void card_object(GCObject *o)
 {
     switch (o->age) {
     case GC_SPACE_MAJOR:
@@ -37,7 +56,7 @@ void gc_remember_object(GCObject *o)
     }
 }
 
-void gc_remember_slot(Part *p, const void *slot)
+static void card_slot(Part *p, const void *slot)
 {
     switch (p->hdr.age) {
     case GC_SPACE_MAJOR:
@@ -51,16 +70,62 @@ void gc_remember_slot(Part *p, const void *slot)
     }
 }
 
+/* --- the logs ---------------------------------------------------------------------- */
+
+static int grow_slots(GCState *gc)
+{
+    size_t ncap = gc->rs_slots_cap == 0 ? 1024 : gc->rs_slots_cap * 2;
+    RememberedSlot *ns = gc_internal_realloc(gc, gc->rs_slots, gc->rs_slots_cap * sizeof(RememberedSlot),
+                                             ncap * sizeof(RememberedSlot));
+    if (ns == NULL) return 0;
+    gc->rs_slots = ns;
+    gc->rs_slots_cap = ncap;
+    return 1;
+}
+
+/* The slot log is full: its entries become cards. */
+static void fold_into_cards(GCState *gc)
+{
+    for (size_t i = 0; i < gc->rs_nslots; i++) card_slot(rs_part(gc->rs_slots[i]), gc->rs_slots[i].slot);
+    gc->rs_nslots = 0;
+    gc->rs_folds++;
+}
+
+void gc_remember_slot(GCState *gc, Part *p, void *slot)
+{
+    if (p->hdr.age == GC_SPACE_NURSERY) return;
+    if (gc->rs_nslots == gc->rs_slots_cap) {
+        if (gc->rs_nslots >= RS_MAX_SLOTS) {
+            fold_into_cards(gc);
+        } else if (!grow_slots(gc)) {
+            card_slot(p, slot);
+            return;
+        }
+    }
+    RememberedSlot *e = &gc->rs_slots[gc->rs_nslots++];
+    e->part = (uintptr_t)p | p->pad;
+    e->slot = slot;
+}
+
+void gc_remember_object(GCState *gc, GCObject *o)
+{
+    if ((o->flags & GCF_REMEMBERED) || o->age == GC_SPACE_NURSERY || o->age == GC_SPACE_EXTERNAL) return;
+    if (gc_vec_push(gc, &gc->rs_objects, o))
+        o->flags |= GCF_REMEMBERED;
+    else
+        card_object(o);
+}
+
+/* --- the barrier's slow path ------------------------------------------------------------ */
+
 void gc_barrier_(lua_State *L, GCObject *owner)
 {
-    (void)L;
-    gc_remember_object(owner);
+    gc_remember_object(gc_state(L), owner);
 }
 
 /* The slot lies in the table's array part or its hash part. */
 void gc_barrier_slot_(lua_State *L, const Table *t, const void *slot)
 {
-    (void)L;
     const char *s = slot;
     Part *p;
     if (t->array != NULL && s >= (const char *)t->array && s < (const char *)(t->array + t->asize))
@@ -69,25 +134,25 @@ void gc_barrier_slot_(lua_State *L, const Table *t, const void *slot)
         p = part_of(t->node);
     lua_assert(p->hdr.tt == HT_PART && s >= (const char *)part_payload(p) &&
                s < (const char *)part_payload(p) + p->nbytes);
-    gc_remember_slot(p, slot);
+    gc_remember_slot(gc_state(L), p, (void *)(uintptr_t)slot);
 }
 
-/* An object born old was filled without barriers: every card it covers
- * (for a Part, whose slots are carded one by one), or its header's. */
-void gc_remember_new_old(GCObject *o)
+/* An object born old was filled without barriers: every card of a Part
+ * (a large array copied by a resize), or the object itself. */
+void gc_remember_new_old(GCState *gc, GCObject *o)
 {
     if (o->tt != HT_PART) {
-        if (novariant(o->tt) != LUA_TSTRING) gc_remember_object(o);
+        if (novariant(o->tt) != LUA_TSTRING) gc_remember_object(gc, o);
         return;
     }
     Part *p = (Part *)(void *)o;
     char *payload = part_payload(p);
     char *end = payload + p->nbytes;
-    for (char *s = payload; s < end; s += MAJOR_CARD_SIZE) gc_remember_slot(p, s);
-    if (p->nbytes > 0) gc_remember_slot(p, end - 1);
+    for (char *s = payload; s < end; s += MAJOR_CARD_SIZE) card_slot(p, s);
+    if (p->nbytes > 0) card_slot(p, end - 1);
 }
 
-int gc_is_remembered_object(const GCObject *o)
+int gc_card_is_dirty_object(const GCObject *o)
 {
     switch (o->age) {
     case GC_SPACE_MAJOR:
@@ -95,11 +160,11 @@ int gc_is_remembered_object(const GCObject *o)
     case GC_SPACE_LOS:
         return los_card_is_dirty(o, o);
     default:
-        return 1; /* young, or the main thread: nothing to remember */
+        return 0;
     }
 }
 
-int gc_is_remembered_slot(const Part *p, const void *slot)
+int gc_card_is_dirty_slot(const Part *p, const void *slot)
 {
     switch (p->hdr.age) {
     case GC_SPACE_MAJOR:
@@ -107,8 +172,50 @@ int gc_is_remembered_slot(const Part *p, const void *slot)
     case GC_SPACE_LOS:
         return los_card_is_dirty(p, slot);
     default:
-        return 1;
+        return 0;
     }
+}
+
+/* --- released storage -------------------------------------------------------------------- */
+
+void gc_free_released(GCState *gc)
+{
+    for (size_t i = 0; i < gc->released_los.n; i++) {
+        Part *p = gc->released_los.items[i];
+        gc->old -= los_object_size(p);
+        los_free(gc->los, p);
+    }
+    gc->released_los.n = 0;
+}
+
+/* --- a full collection drops what it frees -------------------------------------------------- */
+
+void gc_remembered_filter(GCState *gc)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < gc->rs_nslots; i++) {
+        RememberedSlot e = gc->rs_slots[i];
+        Part *p = rs_part(e);
+        if (p->pad != PART_RELEASED && gc_ismarked(gc, obj2gco(p))) gc->rs_slots[kept++] = e;
+    }
+    gc->rs_nslots = kept;
+    kept = 0;
+    for (size_t i = 0; i < gc->rs_objects.n; i++) {
+        GCObject *o = gc->rs_objects.items[i];
+        if (gc_ismarked(gc, o))
+            gc->rs_objects.items[kept++] = o;
+        else
+            o->flags &= (uint8_t)~GCF_REMEMBERED;
+    }
+    gc->rs_objects.n = kept;
+}
+
+void gc_remembered_filter_part(GCState *gc, const Part *p)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < gc->rs_nslots; i++)
+        if (rs_part(gc->rs_slots[i]) != p) gc->rs_slots[kept++] = gc->rs_slots[i];
+    gc->rs_nslots = kept;
 }
 
 /* --- visiting dirty cards ------------------------------------------------------- */
@@ -142,11 +249,10 @@ static void visit_major_range(void *ud, void *lo_, void *hi_)
     MajorBlock *b = major_block_of(lo);
     if (b->kind == MAJOR_NOREFS) return;
     size_t size = b->obj_size;
-    char *s = (char *)b + MAJOR_OBJ_START + (size_t)major_slot_of(b, lo) * size;
-    for (; s < hi; s += size) {
-        GCObject *o = major_object_containing(cv->gc->major, s);
-        if (o != NULL) visit_object(cv, o, lo, hi);
-    }
+    unsigned i = major_slot_of(b, lo);
+    char *s = (char *)b + MAJOR_OBJ_START + (size_t)i * size;
+    for (; s < hi && i < b->count; s += size, i++)
+        if (major_slot_is_live(b, i)) visit_object(cv, (GCObject *)(void *)s, lo, hi);
 }
 
 static void visit_los_range(void *ud, void *obj, void *lo, void *hi)

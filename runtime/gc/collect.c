@@ -24,6 +24,7 @@
  * threshold, so gc_check's sign test asks for gc_step exactly when one is
  * due.
  */
+#include <stdio.h>
 #include <time.h>
 
 #include "gc_internal.h"
@@ -102,6 +103,7 @@ void gc_collect(lua_State *L, GCReason reason)
     gc_clear_by_values(gc, wfrom, afrom);
     gc_handles_clear(gc, HANDLE_WEAK_TRACK);
     /* 5 */
+    gc_remembered_filter(gc);
     gc_sweep(L, reason == GC_REASON_SAFE_POINT);
     gc_nursery_drop_dead(gc);
     /* The grey stack is scratch: the peak of one collection (a table of a
@@ -117,6 +119,9 @@ void gc_collect(lua_State *L, GCReason reason)
     gc_set_debt(gc);
     uint64_t duration = gc_now_ns() - start;
     gc->last_pause_ns = duration;
+    if (gc->trace)
+        fprintf(stderr, "tide gc: full collection %llu: %.3f ms, heap %zu -> %zu bytes\n",
+                (unsigned long long)gc->collections, (double)duration / 1e6, heap_before, gc_total(gc));
     gc_frames_note_pause(gc, reason == GC_REASON_EMERGENCY ? TIDE_GC_PAUSE_EMERGENCY : TIDE_GC_PAUSE_SYNC_MAJOR,
                          start, duration, heap_before);
 }

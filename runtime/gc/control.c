@@ -103,6 +103,9 @@ void gc_freeall(lua_State *L)
     gc_vec_free(gc, &gc->tobefnz);
     gc_vec_free(gc, &gc->fixed);
     gc_vec_free(gc, &gc->threads);
+    gc_vec_free(gc, &gc->rs_objects);
+    gc_vec_free(gc, &gc->released_los);
+    if (gc->rs_slots != NULL) gc_internal_realloc(gc, gc->rs_slots, gc->rs_slots_cap * sizeof(RememberedSlot), 0);
     gc_vec_free(gc, &gc->pinned);
     gc_vec_free(gc, &gc->grey);
     gc_vec_free(gc, &gc->weak);

@@ -14,6 +14,8 @@
  *                     nursery's free fragments, released table storage,
  *                     raw blocks
  *   nursery=SIZE      the nursery size (bytes, or with a k/m/g suffix)
+ *   trace             one line on stderr per collection: its kind, time,
+ *                     what it promoted, pinned, found in the remembered set
  *   tiny-nursery      the smallest nursery (TIDE_GC_NURSERY_MIN_SIZE):
  *                     nursery collections all the time
  *
@@ -65,6 +67,8 @@ static void apply_option(GCState *gc, const char *opt)
         gc->verify_before = 1;
     } else if (strcmp(opt, "verify-after") == 0) {
         gc->verify_after = 1;
+    } else if (strcmp(opt, "trace") == 0) {
+        gc->trace = 1;
     } else if (strcmp(opt, "poison") == 0) {
         gc->poison = 1;
     } else if (has_prefix(opt, "collect-every=", &value)) {

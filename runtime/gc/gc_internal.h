@@ -143,6 +143,17 @@ typedef struct Nursery {
     size_t pinned_bytes;    /* bytes kept in place by the last collection */
 } Nursery;
 
+/* A slot-log entry (cards.c): [slot] of the old table storage at [part],
+ * whose low bits hold the storage's kind (PART_ARRAY or PART_NODES), so
+ * that visiting the slot never touches the storage's header (a cache miss
+ * per entry). */
+typedef struct RememberedSlot {
+    uintptr_t part;
+    void *slot;
+} RememberedSlot;
+#define rs_part(e) ((Part *)(void *)((e).part & ~(uintptr_t)15))
+#define rs_kind(e) ((int)((e).part & 15))
+
 typedef struct GCState {
     GlobalState *g;
 
@@ -156,6 +167,13 @@ typedef struct GCState {
     size_t tobefnz_head;
     GCVec fixed;            /* fixed objects (gc_fix), marked by every full collection */
     GCVec pinned;           /* nursery objects pinned by the current collection */
+    /* the remembered set (cards.c) */
+    RememberedSlot *rs_slots; /* the slot log */
+    size_t rs_nslots, rs_slots_cap;
+    GCVec rs_objects;       /* the object log (GCF_REMEMBERED objects) */
+    uint64_t rs_folds;      /* times the slot log was folded into cards */
+    GCVec released_los;     /* large storage released since the last nursery
+                               collection: freed after it */
     uint32_t *string_buckets; /* string-table buckets given young strings
                                since the last nursery collection */
     size_t nstring_buckets, string_buckets_cap;
@@ -205,6 +223,7 @@ typedef struct GCState {
     unsigned long alloc_count;
     unsigned long forced;   /* collections collect_every forced */
     uint8_t verify_before, verify_after, poison;
+    uint8_t trace;          /* one line on stderr per collection */
     size_t nursery_size;    /* the size the nursery is made with */
 
     /* --- GC handles --- */
@@ -285,23 +304,30 @@ TIDE_INTERNAL void gc_note_string_bucket_(GCState *gc, unsigned int bucket);
  * gc_collect; a full collection runs one first with [inside_full]. */
 TIDE_INTERNAL void gc_minor(lua_State *L, int reason, int inside_full);
 
-/* --- cards.c ---------------------------------------------------------------------- */
-/* Dirty the card that covers [owner]'s header / the slot [slot] of the
- * Part [p]. */
-TIDE_INTERNAL void gc_remember_object(GCObject *owner);
-TIDE_INTERNAL void gc_remember_slot(Part *p, const void *slot);
-/* Dirty every card of an object born old (it may be initialized without
- * barriers: gc.h rule 3). */
-TIDE_INTERNAL void gc_remember_new_old(GCObject *o);
-/* Is the card covering [owner]'s header / [slot] of Part [p] dirty? */
-TIDE_INTERNAL int gc_is_remembered_object(const GCObject *owner);
-TIDE_INTERNAL int gc_is_remembered_slot(const Part *p, const void *slot);
+/* --- cards.c: the remembered set ------------------------------------------------------ */
+/* Record that [slot] of the old storage [p] / the old object [o] may hold a
+ * young reference. */
+TIDE_INTERNAL void gc_remember_slot(GCState *gc, Part *p, void *slot);
+TIDE_INTERNAL void gc_remember_object(GCState *gc, GCObject *o);
+/* An object born old may be initialized without barriers (gc.h rule 3):
+ * remember all of it. */
+TIDE_INTERNAL void gc_remember_new_old(GCState *gc, GCObject *o);
+/* Is the card covering [o]'s header / [slot] of Part [p] dirty? */
+TIDE_INTERNAL int gc_card_is_dirty_object(const GCObject *o);
+TIDE_INTERNAL int gc_card_is_dirty_slot(const Part *p, const void *slot);
 /* Visit every dirty card (clearing it): [obj_fn] on every live non-Part
  * object whose header lies on one, [slots_fn] on every Part overlapping
  * one with the covered range. */
 typedef void (*gc_CardObjectFn)(void *ud, GCObject *o);
 typedef void (*gc_CardPartFn)(void *ud, Part *p, char *lo, char *hi);
 TIDE_INTERNAL void gc_cards_visit(GCState *gc, gc_CardObjectFn obj_fn, gc_CardPartFn slots_fn, void *ud);
+/* Free the large storage released since the last nursery collection. */
+TIDE_INTERNAL void gc_free_released(GCState *gc);
+/* A full collection, after marking: drop the log entries of objects about
+ * to be freed. */
+TIDE_INTERNAL void gc_remembered_filter(GCState *gc);
+/* Drop the slot-log entries naming [p] (it is freed at once). */
+TIDE_INTERNAL void gc_remembered_filter_part(GCState *gc, const Part *p);
 
 /* --- marks (full collections) ------------------------------------------------------- */
 /* Set [o]'s mark; 1 if it was not marked. */

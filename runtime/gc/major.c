@@ -550,15 +550,7 @@ int major_in_heap(const MajorHeap *h, const void *addr)
     return find_arena(h, (uintptr_t)addr) >= 0;
 }
 
-/* Is slot [i] of [b] a live object (major.h: "live")? */
-static inline int slot_live(const MajorBlock *b, unsigned i)
-{
-    uint64_t bit = (uint64_t)1 << (i & 63);
-    if (!(b->alloc[i >> 6] & bit)) return 0;
-    if (b->state == MAJOR_BLOCK_UNSWEPT)
-        return (atomic_load_explicit(&b->mark[i >> 6], memory_order_relaxed) & bit) != 0;
-    return 1;
-}
+#define slot_live major_slot_is_live
 
 void *major_object_containing(const MajorHeap *h, const void *addr)
 {

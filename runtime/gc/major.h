@@ -189,6 +189,17 @@ static inline int major_has_refs(const void *obj)
     return major_block_of(obj)->kind == MAJOR_REFS;
 }
 
+/* Is slot [i] of [b] a live object (as major_object_containing defines
+ * live)? */
+static inline int major_slot_is_live(const MajorBlock *b, unsigned i)
+{
+    uint64_t bit = (uint64_t)1 << (i & 63);
+    if (!(b->alloc[i >> 6] & bit)) return 0;
+    if (b->state == MAJOR_BLOCK_UNSWEPT)
+        return (atomic_load_explicit(&b->mark[i >> 6], memory_order_relaxed) & bit) != 0;
+    return 1;
+}
+
 /* --- mark bits ---------------------------------------------------------------------- */
 static inline int major_is_marked(const void *obj)
 {

@@ -37,6 +37,8 @@
  * to the major heap, which keeps the collection one pass with no to-space
  * to size. The choice is measured in the closing notes of issue 4.
  */
+#include <stdio.h>
+
 #include "gc_internal.h"
 #include "../vm/funcs.h"
 
@@ -47,6 +49,7 @@ typedef struct Minor {
     int overflow;        /* the grey or pin list could not grow: rescan */
     int pins_lost;       /* the pin list could not grow: the nursery stays full */
     int no_promote;      /* walking the old spaces: pin, never allocate there */
+    size_t logged_slots, logged_objects; /* the remembered set's logs, for the trace */
 } Minor;
 
 #define young(m, p) gc_isyoung((m)->g, (p))
@@ -129,6 +132,24 @@ static inline int fix_value(Minor *m, TValue *v)
 
 /* --- scanning objects -------------------------------------------------------------- */
 
+/* [count] nodes of old (or young) storage [p] from [n]. */
+static void scan_part_nodes(Minor *m, Part *p, Node *n, size_t count)
+{
+    int remember = !young(m, p);
+    for (; count > 0; count--, n++) {
+        /* a node may straddle two cards: each field keeps its own entry */
+        if (fix_value(m, gval(n)) && remember) gc_remember_slot(m->gc, p, gval(n));
+        if (n->key_tt & BIT_COLLECTABLE) {
+            if (fix_ref(m, &n->key_val.gc) && remember) gc_remember_slot(m->gc, p, &n->key_val);
+        } else if (n->key_tt == LUA_TNUMTYPES_DEADKEY && young(m, n->key_val.gc)) {
+            /* a dead key names its object only for `next`: follow a
+             * move, never keep it alive (nor remembered) */
+            GCObject *k = n->key_val.gc;
+            if (k->flags & GCF_FORWARDED) n->key_val.gc = gc_forward_slot(k);
+        }
+    }
+}
+
 static void scan_part_range(Minor *m, Part *p, char *lo, char *hi)
 {
     int remember = !young(m, p);
@@ -138,26 +159,11 @@ static void scan_part_range(Minor *m, Part *p, char *lo, char *hi)
         size_t first = (size_t)(lo - payload) / sizeof(TValue);
         size_t last = ((size_t)(hi - payload) + sizeof(TValue) - 1) / sizeof(TValue);
         for (size_t i = first; i < last; i++)
-            if (fix_value(m, &a[i]) && remember) gc_remember_slot(p, &a[i]);
+            if (fix_value(m, &a[i]) && remember) gc_remember_slot(m->gc, p, &a[i]);
     } else if (p->pad == PART_NODES) {
-        Node *nodes = (Node *)(void *)payload;
         size_t first = (size_t)(lo - payload) / sizeof(Node);
         size_t last = ((size_t)(hi - payload) + sizeof(Node) - 1) / sizeof(Node);
-        for (size_t i = first; i < last; i++) {
-            /* a node may straddle two cards: each field keeps its own */
-            Node *n = &nodes[i];
-            if (fix_value(m, gval(n)) && remember) gc_remember_slot(p, gval(n));
-            int y = 0;
-            if (n->key_tt & BIT_COLLECTABLE) {
-                y = fix_ref(m, &n->key_val.gc);
-            } else if (n->key_tt == LUA_TNUMTYPES_DEADKEY && young(m, n->key_val.gc)) {
-                /* a dead key names its object only for `next`: follow a
-                 * move, never keep it alive (nor its card dirty) */
-                GCObject *k = n->key_val.gc;
-                if (k->flags & GCF_FORWARDED) n->key_val.gc = gc_forward_slot(k);
-            }
-            if (y && remember) gc_remember_slot(p, &n->key_val);
-        }
+        scan_part_nodes(m, p, (Node *)(void *)payload + first, last - first);
     }
 }
 
@@ -237,7 +243,7 @@ static void scan_object(Minor *m, GCObject *o)
     default: /* strings; threads are scanned as roots */
         break;
     }
-    if (y && !young(m, o)) gc_remember_object(o);
+    if (y && !young(m, o)) gc_remember_object(m->gc, o);
 }
 
 static void drain(Minor *m)
@@ -329,6 +335,63 @@ static void handle_value_cb(void *ud, TValue *v)
     fix_value(ud, v);
 }
 
+/* Slot-log entries fetched ahead of the one being visited. */
+#define RS_PREFETCH 16
+
+/* One slot of the slot log (released storage reads nil). */
+static void scan_logged_slot(Minor *m, RememberedSlot e)
+{
+    Part *p = rs_part(e);
+    if (rs_kind(e) == PART_ARRAY) {
+        TValue *v = e.slot;
+        if (fix_value(m, v)) gc_remember_slot(m->gc, p, v);
+    } else { /* the node holding the slot: its value and its key */
+        char *payload = part_payload(p);
+        size_t i = (size_t)((char *)e.slot - payload) / sizeof(Node);
+        scan_part_nodes(m, p, (Node *)(void *)payload + i, 1);
+    }
+}
+
+/* The logs of the remembered set (cards.c): each logged slot, each logged
+ * object. What still leads to a young object afterwards is logged again,
+ * in fresh logs. */
+static void scan_remembered(Minor *m)
+{
+    GCState *gc = m->gc;
+    RememberedSlot *slots = gc->rs_slots;
+    size_t nslots = gc->rs_nslots, slots_cap = gc->rs_slots_cap;
+    GCVec objects = gc->rs_objects;
+    gc->rs_slots = NULL;
+    gc->rs_nslots = gc->rs_slots_cap = 0;
+    memset(&gc->rs_objects, 0, sizeof gc->rs_objects);
+    m->logged_slots = nslots;
+    m->logged_objects = objects.n;
+    for (size_t i = 0; i < nslots; i++) {
+        /* the slots are scattered over the old heap: fetch ahead, so that
+         * the misses overlap */
+        if (i + RS_PREFETCH < nslots) __builtin_prefetch(slots[i + RS_PREFETCH].slot, 1);
+        scan_logged_slot(m, slots[i]);
+    }
+    for (size_t i = 0; i < objects.n; i++) {
+        GCObject *o = objects.items[i];
+        o->flags &= (uint8_t)~GCF_REMEMBERED;
+        scan_object(m, o);
+    }
+    /* keep the larger buffers for the next cycle */
+    if (gc->rs_slots == NULL) {
+        gc->rs_slots = slots;
+        gc->rs_slots_cap = slots_cap;
+    } else if (slots != NULL) {
+        gc_internal_realloc(gc, slots, slots_cap * sizeof(RememberedSlot), 0);
+    }
+    if (gc->rs_objects.items == NULL) {
+        gc->rs_objects.items = objects.items;
+        gc->rs_objects.cap = objects.cap;
+    } else {
+        gc_vec_free(gc, &objects);
+    }
+}
+
 static void fix_roots(Minor *m)
 {
     GCState *gc = m->gc;
@@ -340,6 +403,7 @@ static void fix_roots(Minor *m)
     for_each_thread(m, scan_thread);
     gc_handles_foreach_kind(gc, HANDLE_STRONG, handle_value_cb, m);
     for (size_t i = gc->tobefnz_head; i < gc->tobefnz.n; i++) fix_ref(m, (GCObject **)&gc->tobefnz.items[i]);
+    scan_remembered(m);
     gc_cards_visit(gc, card_object_cb, card_part_cb, m);
 }
 
@@ -511,7 +575,10 @@ void gc_minor(lua_State *L, int reason, int inside_full)
     gc_nursery_seal(gc);
     if (gc->verify_before && !inside_full) gc_verify_heap(L, "before a nursery collection");
 
-    Minor m = {gc, G(L), 0, 0, 0, 0};
+    Minor m;
+    memset(&m, 0, sizeof m);
+    m.gc = gc;
+    m.g = G(L);
     gc->pinned.n = 0;
     gc->grey.n = 0;
     gc->grey_overflow = 0;
@@ -532,11 +599,17 @@ void gc_minor(lua_State *L, int reason, int inside_full)
         gc_nursery_foreach(gc, unpin_cb, NULL);
     }
     gc->pinned.n = 0;
+    gc_free_released(gc);
     gc->promoted += m.promoted;
     gc->minors++;
     gc->in_minor = 0;
     if (gc->verify_after && !inside_full) gc_verify_heap(L, "after a nursery collection");
     gc->collecting = was_collecting;
+    if (gc->trace)
+        fprintf(stderr, "tide gc: nursery collection %llu: %.3f ms, promoted %zu bytes, pinned %zu bytes, "
+                        "logged %zu slots and %zu objects\n",
+                (unsigned long long)gc->minors, (double)(gc_now_ns() - start) / 1e6, m.promoted,
+                gc->nursery.pinned_bytes, m.logged_slots, m.logged_objects);
     if (!inside_full) {
         gc_set_debt(gc);
         uint64_t duration = gc_now_ns() - start;

@@ -158,9 +158,8 @@ static int compare_addresses(const void *a, const void *b)
 void gc_nursery_reset(GCState *gc)
 {
     Nursery *ns = &gc->nursery;
-    GlobalState *g = gc->g;
     if (ns->raw == NULL) return;
-    lua_assert(g->alloc_ptr == NULL);
+    lua_assert(gc->g->alloc_ptr == NULL);
     gc->allocated += ns->used_before;
     ns->used_before = 0;
     ns->pinned_bytes = 0;

@@ -12,8 +12,9 @@
  *    metatables, the string table and the GC handles points at the start
  *    of an object (or the main thread) whose header type matches it;
  *  - the generational rule: every reference from an old object to a young
- *    one lies on a dirty card (the slot's card for table storage, the
- *    header's for anything else). Thread stacks and the links of open
+ *    one is in the remembered set (cards.c): its slot in the slot log, its
+ *    owner in the object log, or on a dirty card (the slot's card for
+ *    table storage, the header's for anything else). Thread stacks and the links of open
  *    upvalues are exempt: nursery collections scan every thread;
  *  - every young string in the string table is in a bucket the next
  *    nursery collection will look at.
@@ -34,6 +35,8 @@ typedef struct Verifier {
     const char *when;
     uintptr_t *addrs; /* every object, sorted */
     size_t n;
+    uintptr_t *logged; /* the slot log's slots, sorted */
+    size_t nlogged;
 } Verifier;
 
 static const char *type_name(int tt)
@@ -91,13 +94,30 @@ static void check_ref(Verifier *v, const void *from, const char *what, const GCO
              type_name(to->tt) ? type_name(to->tt) : "bad header", type_name(tt));
 }
 
+/* Is [slot] in the slot log (v->logged, sorted)? A node's key and value
+ * count as logged when either is: the collection rescans the node. */
+static int logged_slot(Verifier *v, const void *slot)
+{
+    uintptr_t a = (uintptr_t)slot;
+    size_t lo = 0, hi = v->nlogged;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v->logged[mid] < a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < v->nlogged && v->logged[lo] == a;
+}
+
 /* The generational rule for one reference of [owner] (card of [slot] when
  * [part] is the storage holding it, else of the owner's header). */
 static void check_generation(Verifier *v, const GCObject *owner, const Part *part, const void *slot,
                              const char *what, const GCObject *to)
 {
     if (!gc_isyoung(v->g, to) || gc_isyoung(v->g, owner)) return;
-    int remembered = part != NULL ? gc_is_remembered_slot(part, slot) : gc_is_remembered_object(owner);
+    int remembered = part != NULL ? logged_slot(v, slot) || gc_card_is_dirty_slot(part, slot)
+                                  : (owner->flags & GCF_REMEMBERED) || gc_card_is_dirty_object(owner);
     if (!remembered) fail(v, owner, "%s points at a young %s but its card is clean", what, type_name(to->tt));
 }
 
@@ -322,7 +342,7 @@ void gc_verify_heap(lua_State *L, const char *when)
 {
     GlobalState *g = G(L);
     GCState *gc = g->gc;
-    Verifier v = { g, gc, when, NULL, 0 };
+    Verifier v = { g, gc, when, NULL, 0, NULL, 0 };
     gc_nursery_seal(gc);
     gc_heap_foreach(gc, 1, count_cb, &v);
     size_t count = v.n + 1;
@@ -343,6 +363,13 @@ void gc_verify_heap(lua_State *L, const char *when)
     for (size_t i = 1; i < v.n; i++)
         if (v.addrs[i] == v.addrs[i - 1]) fail(&v, (const void *)v.addrs[i], "is listed twice");
 
+    v.logged = malloc((gc->rs_nslots + 1) * sizeof(uintptr_t));
+    if (v.logged == NULL) {
+        free(v.addrs);
+        return;
+    }
+    for (size_t i = 0; i < gc->rs_nslots; i++) v.logged[v.nlogged++] = (uintptr_t)gc->rs_slots[i].slot;
+    qsort(v.logged, v.nlogged, sizeof(uintptr_t), compare_addrs);
     gc_heap_foreach(gc, 1, check_each_cb, &v);
     check_finalization(&v);
     if (g->mainthread != NULL) check_thread(&v, g->mainthread);
@@ -351,5 +378,6 @@ void gc_verify_heap(lua_State *L, const char *when)
         if (g->mt[i] != NULL) check_ref(&v, NULL, "a type's metatable", obj2gco(g->mt[i]), HT_TABLE);
     check_string_table(&v);
     gc_handles_foreach(gc, check_handle_value, &v);
+    free(v.logged);
     free(v.addrs);
 }
