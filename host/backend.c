@@ -200,6 +200,56 @@ int backend_gc_reported(const backend_State *b)
     return traits.times_own_collector || b->gc_mode == OPTIONS_GC_IDLE_STEPPED;
 }
 
+/* ---------------------------------------------------------------- pauses */
+
+#if defined(TIDE_HOST_BACKEND_TIDE)
+static int pause_kind(int tide_kind)
+{
+    switch (tide_kind) {
+    case TIDE_GC_PAUSE_MINOR: return RECORDER_PAUSE_MINOR;
+    case TIDE_GC_PAUSE_INITIAL_MARK: return RECORDER_PAUSE_INITIAL_MARK;
+    case TIDE_GC_PAUSE_FINAL_MARK: return RECORDER_PAUSE_FINAL_MARK;
+    case TIDE_GC_PAUSE_SYNC_MAJOR: return RECORDER_PAUSE_SYNC_MAJOR;
+    case TIDE_GC_PAUSE_EMERGENCY: return RECORDER_PAUSE_EMERGENCY;
+    default: return RECORDER_PAUSE_OTHER;
+    }
+}
+
+/* The event callback. It may run inside an allocation in the middle of
+ * Lua code: it calls nothing on the state, only appends to the log. Tide
+ * numbers frames from 1 (0: before the first tide_frame_begin) and the
+ * host calls tide_frame_begin once per frame from frame 0, so tide's frame
+ * n is the report's frame n - 1. */
+static void record_pause_event(void *ud, const tide_GcEvent *event)
+{
+    if (event->kind != TIDE_GC_EVENT_PAUSE) return;
+    recorder_Pause pause = {
+        .frame = event->frame > 0 ? (int64_t)event->frame - 1 : -1,
+        .start_ns = event->start_ns,
+        .duration_ns = event->duration_ns,
+        .heap_bytes = event->heap_bytes,
+        .kind = pause_kind(event->pause_kind),
+        .in_idle = event->in_idle != 0,
+    };
+    recorder_add_pause(ud, &pause);
+}
+#endif
+
+int backend_record_pauses(backend_State *b, recorder_PauseLog *log)
+{
+#if defined(TIDE_HOST_BACKEND_TIDE)
+    /* Without its room reserved the log still works: the callback then
+     * allocates its chunks with malloc, and counts what it cannot store. */
+    recorder_observe_pauses(log, b->clock_ns());
+    tide_gc_set_event_callback(b->L, record_pause_event, log);
+    return 1;
+#else
+    (void)b;
+    (void)log;
+    return 0;
+#endif
+}
+
 /* ---------------------------------------------------------------- frames */
 
 void backend_frame_begin(backend_State *b)

@@ -18,6 +18,7 @@
 #include "lua.h"
 
 #include "options.h"
+#include "recorder.h"
 
 typedef struct backend_Memory {
     size_t in_use;              /* bytes the state holds now */
@@ -57,6 +58,14 @@ int backend_supports_gc_mode(options_GcMode mode, char *err, size_t err_size);
 int backend_open(backend_State *b, options_GcMode mode, double memory_limit_mb,
                  uint64_t (*clock_ns)(void), char *err, size_t err_size);
 void backend_close(backend_State *b);
+
+/* Records every pause of the collector into [log] from now on, where the
+ * runtime reports them one by one (tide: tide_gc_set_event_callback; the
+ * callback only appends to [log], see recorder_PauseLog), and returns 1;
+ * [log] must outlive the state. Returns 0, leaving [log] unobservable, on
+ * the stock backends, whose collectors do not report their pauses. Call
+ * recorder_reserve_pauses between frames. */
+int backend_record_pauses(backend_State *b, recorder_PauseLog *log);
 
 /* 1 when every collection is timed by the host: the collector only runs in
  * idle steps and engine.gc calls. Stock backends in the other modes collect

@@ -164,6 +164,9 @@ static int record_frame(frame_Loop *loop, const frame_Times *t, double idle_gc_m
         .alloc_kb = (double)(memory->total_allocated - *allocated_before) / 1024.0,
     };
     *allocated_before = memory->total_allocated;
+    /* Room for the next frame's pauses, allocated here rather than in the
+     * collector's callback. */
+    recorder_reserve_pauses(&loop->recorder->pauses);
     if (recorder_add(loop->recorder, &f)) return 1;
     fprintf(stderr, "recorder: out of memory; frame %llu not recorded\n",
             (unsigned long long)loop->host->frame);

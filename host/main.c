@@ -62,6 +62,7 @@ static void fill_run_info(const host_Run *run, recorder_RunInfo *info, const cha
         info->zone_count = i + 1;
     }
     info->error = error;
+    info->pause_count = run->recorder.pauses.count;
 }
 
 static void refresh_snapshot(void *ud)
@@ -174,6 +175,8 @@ static int run_game(host_Run *run)
     run->host.autopilot = run->options.autopilot || run->platform.headless;
     engine_open(run->backend.L, &run->host);
     run->start_ns = platform_clock_ns();
+    /* From before the main chunk: the pauses of loading are the game's too. */
+    backend_record_pauses(&run->backend, &run->recorder.pauses);
     refresh_snapshot(run);
     int ok = script_open(&run->script, run->backend.L, platform_clock_ns,
                          watchdog_ms(&run->options), hard_stop, run)

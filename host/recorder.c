@@ -3,7 +3,9 @@
  * frames.csv and summary.json (see recorder.h for the percentile method).
  *
  * Records live in one array grown by doubling, so adding a frame is
- * amortised O(1) and a long run costs 64 bytes a frame. Everything here runs
+ * amortised O(1) and a long run costs 64 bytes a frame. Pauses live in
+ * fixed chunks that never move (recorder.h, recorder_PauseLog), appended
+ * to from the collector's event callback. Everything here runs
  * on the main thread between frames, except when the watchdog stops a run
  * that cannot be interrupted: then the report is written from the watchdog
  * thread while the main thread is stuck in the script and adds no frames.
@@ -24,6 +26,13 @@ void recorder_init(recorder_Recorder *rec)
 void recorder_free(recorder_Recorder *rec)
 {
     free(rec->frames);
+    recorder_PauseChunk *chunk = rec->pauses.head;
+    while (chunk != NULL) {
+        recorder_PauseChunk *next = chunk->next;
+        free(chunk);
+        chunk = next;
+    }
+    free(rec->pauses.spare);
     memset(rec, 0, sizeof *rec);
 }
 
@@ -117,12 +126,151 @@ void recorder_summarize(const recorder_Recorder *rec, recorder_Summary *out)
     }
 }
 
+/* ---------------------------------------------------------------- pauses */
+
+static recorder_PauseChunk *new_pause_chunk(void)
+{
+    recorder_PauseChunk *chunk = malloc(sizeof *chunk);
+    if (chunk != NULL) chunk->next = NULL;
+    return chunk;
+}
+
+int recorder_observe_pauses(recorder_PauseLog *log, uint64_t origin_ns)
+{
+    log->observable = 1;
+    log->origin_ns = origin_ns;
+    if (log->head == NULL) {
+        log->head = log->tail = new_pause_chunk();
+        if (log->head == NULL) return 0;
+    }
+    recorder_reserve_pauses(log);
+    return log->spare != NULL;
+}
+
+void recorder_reserve_pauses(recorder_PauseLog *log)
+{
+    if (log->observable && log->spare == NULL) log->spare = new_pause_chunk();
+}
+
+/* Runs inside the collector's event callback: touches no Lua state. The
+ * entry is written before the count that publishes it. */
+void recorder_add_pause(recorder_PauseLog *log, const recorder_Pause *pause)
+{
+    size_t slot = log->count % RECORDER_PAUSE_CHUNK;
+    if (log->tail == NULL || (slot == 0 && log->count > 0)) {
+        recorder_PauseChunk *chunk = log->spare;
+        if (chunk != NULL) log->spare = NULL;
+        else chunk = new_pause_chunk();
+        if (chunk == NULL) {
+            log->lost++;
+            return;
+        }
+        if (log->tail == NULL) log->head = chunk;
+        else log->tail->next = chunk;
+        log->tail = chunk;
+    }
+    log->tail->pauses[slot] = *pause;
+    log->count++;
+}
+
+const recorder_Pause *recorder_pause(const recorder_PauseLog *log, size_t i)
+{
+    if (i >= log->count) return NULL;
+    const recorder_PauseChunk *chunk = log->head;
+    for (size_t c = i / RECORDER_PAUSE_CHUNK; c > 0; c--) chunk = chunk->next;
+    return &chunk->pauses[i % RECORDER_PAUSE_CHUNK];
+}
+
+const char *recorder_pause_kind_name(int kind)
+{
+    static const char *const names[RECORDER_PAUSE_KIND_COUNT] = {
+        "minor", "initial-mark", "final-mark", "sync-major", "emergency", "other",
+    };
+    return kind >= 0 && kind < RECORDER_PAUSE_KIND_COUNT ? names[kind] : "other";
+}
+
+/* Walks the pauses in order; the caller stops below the count it read.
+ * A chunk's next pointer is followed only to reach such a pause, which was
+ * linked before that count was read (the watchdog's thread reads while the
+ * main thread may still append). */
+typedef struct pause_Walk {
+    const recorder_PauseChunk *chunk;
+    size_t next;
+} pause_Walk;
+
+static const recorder_Pause *walk_next(pause_Walk *w, const recorder_PauseLog *log)
+{
+    size_t i = w->next++;
+    if (i == 0) w->chunk = log->head;
+    else if (i % RECORDER_PAUSE_CHUNK == 0) w->chunk = w->chunk->next;
+    return &w->chunk->pauses[i % RECORDER_PAUSE_CHUNK];
+}
+
+static int pause_kind_of(const recorder_Pause *p)
+{
+    return p->kind >= 0 && p->kind < RECORDER_PAUSE_KIND_COUNT ? p->kind : RECORDER_PAUSE_OTHER;
+}
+
+void recorder_pause_stats(const recorder_PauseLog *log, size_t count,
+                          recorder_PauseStats out[RECORDER_PAUSE_KIND_COUNT])
+{
+    memset(out, 0, RECORDER_PAUSE_KIND_COUNT * sizeof *out);
+    if (count > log->count) count = log->count;
+    if (count == 0) return;
+    double *ms = malloc(count * sizeof *ms);
+    if (ms == NULL) return;
+    for (int kind = 0; kind < RECORDER_PAUSE_KIND_COUNT; kind++) {
+        size_t n = 0;
+        double total = 0;
+        pause_Walk walk = { NULL, 0 };
+        for (size_t i = 0; i < count; i++) {
+            const recorder_Pause *p = walk_next(&walk, log);
+            if (pause_kind_of(p) != kind) continue;
+            ms[n++] = (double)p->duration_ns / 1e6;
+            total += (double)p->duration_ns / 1e6;
+        }
+        if (n == 0) continue;
+        qsort(ms, n, sizeof *ms, compare_doubles);
+        out[kind].count = n;
+        out[kind].p50 = recorder_percentile(ms, n, 500);
+        out[kind].p99 = recorder_percentile(ms, n, 990);
+        out[kind].max = ms[n - 1];
+        out[kind].total_ms = total;
+    }
+    free(ms);
+}
+
 /* ---------------------------------------------------------------- terminal */
 
 static void print_stats_row(FILE *to, const char *name, const recorder_Stats *s)
 {
     fprintf(to, "  %-8s %9.3f %9.3f %9.3f %9.3f %9.3f\n",
             name, s->p50, s->p99, s->p999, s->max, s->mean);
+}
+
+/* One line per kind of pause seen; or why there are none. */
+static void print_pauses(FILE *to, const recorder_Recorder *rec, const recorder_RunInfo *info)
+{
+    const recorder_PauseLog *log = &rec->pauses;
+    if (!log->observable) {
+        fprintf(to, "  (pauses: not observable on %s; its collector does not report them)\n",
+                info->backend);
+        return;
+    }
+    recorder_PauseStats stats[RECORDER_PAUSE_KIND_COUNT];
+    recorder_pause_stats(log, info->pause_count, stats);
+    size_t count = info->pause_count < log->count ? info->pause_count : log->count;
+    if (count == 0) fputs("  pauses: none\n", to);
+    else fprintf(to, "  %-12s %7s %9s %9s %9s %10s\n", "pauses (ms)", "count", "p50", "p99",
+                 "max", "total");
+    for (int kind = 0; kind < RECORDER_PAUSE_KIND_COUNT; kind++) {
+        const recorder_PauseStats *k = &stats[kind];
+        if (k->count == 0) continue;
+        fprintf(to, "  %-12s %7zu %9.3f %9.3f %9.3f %10.3f\n", recorder_pause_kind_name(kind),
+                k->count, k->p50, k->p99, k->max, k->total_ms);
+    }
+    if (log->lost > 0)
+        fprintf(to, "  (%llu pauses not recorded: out of memory)\n", (unsigned long long)log->lost);
 }
 
 void recorder_print_summary(FILE *to, const recorder_Recorder *rec,
@@ -143,6 +291,7 @@ void recorder_print_summary(FILE *to, const recorder_Recorder *rec,
     if (!info->gc_reported)
         fprintf(to, "  (gc: engine.gc calls only; %s collects inside allocation in %s mode, untimed)\n",
                 info->backend, info->gc_mode);
+    print_pauses(to, rec, info);
     fprintf(to, "  over %.1f ms: %zu frames, over %.1f ms: %zu frames\n",
             RECORDER_BUDGET_60HZ_MS, s.over_16_7, RECORDER_BUDGET_30HZ_MS, s.over_33_3);
     fprintf(to, "  memory: script peak %.1f KiB, allocated %.1f KiB in all",
@@ -164,6 +313,23 @@ int recorder_write_csv(FILE *to, const recorder_Recorder *rec)
         fprintf(to, "%zu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.1f,%.1f\n", i, f->frame_ms,
                 f->update_ms, f->draw_ms, f->present_ms, f->gc_ms, f->idle_gc_ms,
                 f->mem_kb, f->alloc_kb);
+    }
+    return !ferror(to);
+}
+
+int recorder_write_pauses_csv(FILE *to, const recorder_Recorder *rec, size_t count)
+{
+    const recorder_PauseLog *log = &rec->pauses;
+    if (count > log->count) count = log->count;
+    fputs("frame,kind,in_idle,start_ms,duration_ns,heap_bytes\n", to);
+    pause_Walk walk = { NULL, 0 };
+    for (size_t i = 0; i < count; i++) {
+        const recorder_Pause *p = walk_next(&walk, log);
+        double start_ms = p->start_ns > log->origin_ns
+                        ? (double)(p->start_ns - log->origin_ns) / 1e6 : 0.0;
+        fprintf(to, "%lld,%s,%d,%.3f,%llu,%llu\n", (long long)p->frame,
+                recorder_pause_kind_name(p->kind), p->in_idle, start_ms,
+                (unsigned long long)p->duration_ns, (unsigned long long)p->heap_bytes);
     }
     return !ferror(to);
 }
@@ -232,6 +398,29 @@ static void write_json_zones(FILE *to, const recorder_RunInfo *info)
     fputs("},\n", to);
 }
 
+/* "pauses": per kind seen, {count, p50, p99, max, total_ms}; null where the
+ * backend cannot see its pauses. */
+static void write_json_pauses(FILE *to, const recorder_Recorder *rec, const recorder_RunInfo *info)
+{
+    if (!rec->pauses.observable) {
+        fputs("  \"pauses\": null,\n", to);
+        return;
+    }
+    recorder_PauseStats stats[RECORDER_PAUSE_KIND_COUNT];
+    recorder_pause_stats(&rec->pauses, info->pause_count, stats);
+    fputs("  \"pauses\": {", to);
+    int first = 1;
+    for (int kind = 0; kind < RECORDER_PAUSE_KIND_COUNT; kind++) {
+        const recorder_PauseStats *k = &stats[kind];
+        if (k->count == 0) continue;
+        fprintf(to, "%s\"%s\": {\"count\": %zu, \"p50\": %.3f, \"p99\": %.3f, \"max\": %.3f, "
+                "\"total_ms\": %.3f}", first ? "" : ", ", recorder_pause_kind_name(kind),
+                k->count, k->p50, k->p99, k->max, k->total_ms);
+        first = 0;
+    }
+    fputs("},\n", to);
+}
+
 int recorder_write_json(FILE *to, const recorder_Recorder *rec, const recorder_RunInfo *info)
 {
     recorder_Summary s;
@@ -258,6 +447,7 @@ int recorder_write_json(FILE *to, const recorder_Recorder *rec, const recorder_R
     fprintf(to, "  \"alloc_total_kb\": %.1f,\n  \"gc_reported\": %s,\n",
             info->alloc_total_kb, info->gc_reported ? "true" : "false");
     write_json_zones(to, info);
+    write_json_pauses(to, rec, info);
     fputs("  \"error\": ", to);
     if (info->error) write_json_string(to, info->error);
     else fputs("null", to);
@@ -297,6 +487,11 @@ static int write_csv_file(FILE *to, const recorder_Recorder *rec, const recorder
     return recorder_write_csv(to, rec);
 }
 
+static int write_pauses_file(FILE *to, const recorder_Recorder *rec, const recorder_RunInfo *info)
+{
+    return recorder_write_pauses_csv(to, rec, info->pause_count);
+}
+
 static int write_report_file(const char *dir, const char *name, report_Writer write,
                              const recorder_Recorder *rec, const recorder_RunInfo *info,
                              char *err, size_t err_size)
@@ -324,6 +519,8 @@ int recorder_write_report(const char *dir, const recorder_Recorder *rec,
         return 0;
     }
     return write_report_file(dir, "frames.csv", write_csv_file, rec, info, err, err_size)
+        && (!rec->pauses.observable
+            || write_report_file(dir, "pauses.csv", write_pauses_file, rec, info, err, err_size))
         && write_report_file(dir, "summary.json", recorder_write_json, rec, info, err, err_size);
 }
 

@@ -11,6 +11,13 @@
  * always one of the recorded values; p99.9 of 1000 frames is the
  * second-largest. Over-budget counts are frames whose frame_ms is strictly
  * greater than 16.7 and 33.3 ms.
+ *
+ * Where the backend reports its collector's pauses one by one (tide's event
+ * callback), the recorder also keeps every pause — the frame it fell in,
+ * its kind, duration and the heap after it — in a log that the callback
+ * appends to without allocating (see recorder_PauseLog); the report then
+ * adds DIR/pauses.csv and a "pauses" object (per kind: count, p50, p99,
+ * max, total) to summary.json, and the terminal summary a line per kind.
  */
 #ifndef HOST_RECORDER_H
 #define HOST_RECORDER_H
@@ -40,6 +47,60 @@ typedef struct recorder_Stats {
     double p50, p99, p999, max, mean;
 } recorder_Stats;
 
+/* Kinds of collector pauses, in the order the summaries list them. */
+typedef enum recorder_PauseKind {
+    RECORDER_PAUSE_MINOR = 0,     /* "minor": a nursery collection */
+    RECORDER_PAUSE_INITIAL_MARK,  /* "initial-mark": a concurrent cycle starts */
+    RECORDER_PAUSE_FINAL_MARK,    /* "final-mark": concurrent marking ends */
+    RECORDER_PAUSE_SYNC_MAJOR,    /* "sync-major": a whole major collection */
+    RECORDER_PAUSE_EMERGENCY,     /* "emergency": forced by the heap limit */
+    RECORDER_PAUSE_OTHER,         /* "other": a kind this host does not know */
+    RECORDER_PAUSE_KIND_COUNT
+} recorder_PauseKind;
+
+/* One world-stopping pause of the collector. */
+typedef struct recorder_Pause {
+    int64_t frame;          /* the frame it fell in, as frames.csv numbers
+                               them (from 0), or in whose idle time it fell
+                               (in_idle); -1 before the first frame (while
+                               the game loaded) */
+    uint64_t start_ns;      /* when it began (the host's monotonic clock) */
+    uint64_t duration_ns;
+    uint64_t heap_bytes;    /* memory in use by the state after it */
+    int kind;               /* a recorder_PauseKind */
+    int in_idle;            /* 1: in the idle time after [frame] */
+} recorder_Pause;
+
+#define RECORDER_PAUSE_CHUNK 1024
+
+typedef struct recorder_PauseChunk {
+    struct recorder_PauseChunk *next;
+    recorder_Pause pauses[RECORDER_PAUSE_CHUNK];
+} recorder_PauseChunk;
+
+/* The pauses of a run, in the order they ended. Stored in chunks of
+ * RECORDER_PAUSE_CHUNK that never move, every chunk full but the last, so
+ * that the watchdog's thread can read the first n while the main thread
+ * appends. recorder_add_pause, which runs inside the collector's event
+ * callback (possibly inside an allocation in the middle of Lua code),
+ * takes a chunk from [spare] when the last one is full;
+ * recorder_reserve_pauses refills [spare] between frames, so the callback
+ * allocates only when more than a chunk of pauses falls between two
+ * frames (or while the game loads), and then with malloc, never Lua. */
+typedef struct recorder_PauseLog {
+    int observable;               /* the backend reports its pauses */
+    recorder_PauseChunk *head, *tail, *spare;
+    size_t count;
+    uint64_t lost;                /* pauses not stored: out of memory */
+    uint64_t origin_ns;           /* start_ns of pauses.csv's start_ms 0 */
+} recorder_PauseLog;
+
+/* Distribution of one kind of pause; times in ms. */
+typedef struct recorder_PauseStats {
+    size_t count;
+    double p50, p99, max, total_ms;
+} recorder_PauseStats;
+
 typedef struct recorder_Zone {
     char name[RECORDER_ZONE_NAME_MAX];
     double total_ms;
@@ -60,6 +121,11 @@ typedef struct recorder_RunInfo {
     recorder_Zone zones[RECORDER_MAX_ZONES];
     int zone_count;
     const char *error;       /* NULL, or the error that stopped the game */
+    size_t pause_count;      /* how many of the recorder's pauses (from the
+                                first) the report covers: all of them at
+                                the end of a run; those recorded by the
+                                last frame's end when the watchdog stops a
+                                run from its thread */
 } recorder_RunInfo;
 
 typedef struct recorder_Summary {
@@ -71,6 +137,7 @@ typedef struct recorder_Summary {
 typedef struct recorder_Recorder {
     recorder_Frame *frames;   /* [count] records, room for [capacity] */
     size_t count, capacity;
+    recorder_PauseLog pauses; /* observable 0: the backend cannot see them */
 } recorder_Recorder;
 
 void recorder_init(recorder_Recorder *rec);
@@ -80,6 +147,24 @@ int recorder_add(recorder_Recorder *rec, const recorder_Frame *frame);
 size_t recorder_count(const recorder_Recorder *rec);
 /* The i-th record, from 0; NULL past the end. */
 const recorder_Frame *recorder_frame(const recorder_Recorder *rec, size_t i);
+
+/* Pauses. recorder_observe_pauses marks the log observable (the backend
+ * reports pauses), sets [origin_ns] and reserves room; returns 0 when the
+ * memory for that cannot be had. recorder_add_pause stores one pause
+ * (safe inside a collector callback: no Lua, malloc only when the spare
+ * chunk is gone; a pause that cannot be stored is counted in [lost]).
+ * recorder_reserve_pauses, between frames, makes sure a spare chunk is
+ * ready. recorder_pause(log, i): the i-th pause from 0, NULL past the end. */
+int recorder_observe_pauses(recorder_PauseLog *log, uint64_t origin_ns);
+void recorder_add_pause(recorder_PauseLog *log, const recorder_Pause *pause);
+void recorder_reserve_pauses(recorder_PauseLog *log);
+const recorder_Pause *recorder_pause(const recorder_PauseLog *log, size_t i);
+/* "minor", "initial-mark", "final-mark", "sync-major", "emergency",
+ * "other". */
+const char *recorder_pause_kind_name(int kind);
+/* Per-kind distributions of the first [count] pauses of [log]. */
+void recorder_pause_stats(const recorder_PauseLog *log, size_t count,
+                          recorder_PauseStats out[RECORDER_PAUSE_KIND_COUNT]);
 
 /* Nearest-rank percentile of [sorted] (ascending, [n] values); [permille]
  * is p * 10 (500 = p50, 999 = p99.9). 0 for n == 0. */
@@ -92,11 +177,14 @@ void recorder_summarize(const recorder_Recorder *rec, recorder_Summary *out);
 void recorder_print_summary(FILE *to, const recorder_Recorder *rec,
                             const recorder_RunInfo *info);
 
-/* Creates [dir] (and its parents) and writes frames.csv and summary.json.
+/* Creates [dir] (and its parents) and writes frames.csv and summary.json,
+ * and pauses.csv when the pauses are observable.
  * Returns 1 on success, 0 with a message in [err]. */
 int recorder_write_report(const char *dir, const recorder_Recorder *rec,
                           const recorder_RunInfo *info, char *err, size_t err_size);
 int recorder_write_csv(FILE *to, const recorder_Recorder *rec);
+/* pauses.csv: the first [count] pauses. */
+int recorder_write_pauses_csv(FILE *to, const recorder_Recorder *rec, size_t count);
 int recorder_write_json(FILE *to, const recorder_Recorder *rec, const recorder_RunInfo *info);
 
 /* mkdir -p. Returns 1 on success (also when it already exists). */

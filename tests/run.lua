@@ -56,8 +56,9 @@
 --   -- expect report positive: KEY.FIELD
 --                              summary.json's KEY.FIELD (e.g. gc_ms.max) is a
 --                              number above 0
---   -- expect report positive: frames.csv:COLUMN
---                              some row of frames.csv has COLUMN above 0
+--   -- expect report positive: FILE.csv:COLUMN
+--                              some row of the report's FILE.csv (frames.csv,
+--                              pauses.csv) has COLUMN above 0
 --   -- backends: NAME ...      run only on these hosts (lua54, luajit, tide)
 
 local TIMEOUT_SECONDS = 300
@@ -431,9 +432,9 @@ end
 
 -- The value an `expect report positive:` names (see the header), or nil.
 local function report_value(report_dir, name)
-    local column = name:match("^frames%.csv:(.+)$")
+    local file, column = name:match("^([%w_]+%.csv):(.+)$")
     if column then
-        local text = read_file(report_dir .. "/frames.csv")
+        local text = read_file(report_dir .. "/" .. file)
         if not text then return nil end
         local rows = lines_of(text)
         local index

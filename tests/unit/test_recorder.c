@@ -120,6 +120,74 @@ TEST(recorder_grows_past_first_block)
     CHECK_INT(recorder_count(&rec), 0);
 }
 
+/* ---------------------------------------------------------------- pauses */
+
+static recorder_Pause pause_of(int64_t frame, int kind, uint64_t duration_ns)
+{
+    recorder_Pause p = { .frame = frame, .start_ns = 1000000 + (uint64_t)frame * 1000000,
+                         .duration_ns = duration_ns, .heap_bytes = 4096, .kind = kind };
+    return p;
+}
+
+TEST(recorder_pauses_grow_past_chunks)
+{
+    recorder_Recorder rec;
+    recorder_init(&rec);
+    CHECK(!rec.pauses.observable);
+    CHECK(recorder_observe_pauses(&rec.pauses, 0));
+    size_t n = 3 * RECORDER_PAUSE_CHUNK + 5;
+    for (size_t i = 0; i < n; i++) {
+        recorder_Pause p = pause_of((int64_t)i, RECORDER_PAUSE_MINOR, i + 1);
+        recorder_add_pause(&rec.pauses, &p);
+        if (i % 700 == 0) recorder_reserve_pauses(&rec.pauses);
+    }
+    CHECK_INT(rec.pauses.count, n);
+    CHECK_INT(rec.pauses.lost, 0);
+    CHECK_INT(recorder_pause(&rec.pauses, 0)->duration_ns, 1);
+    CHECK_INT(recorder_pause(&rec.pauses, RECORDER_PAUSE_CHUNK)->frame, RECORDER_PAUSE_CHUNK);
+    CHECK_INT(recorder_pause(&rec.pauses, n - 1)->duration_ns, n);
+    CHECK(recorder_pause(&rec.pauses, n) == NULL);
+    recorder_free(&rec);
+    CHECK_INT(rec.pauses.count, 0);
+}
+
+TEST(recorder_pause_stats_per_kind)
+{
+    recorder_Recorder rec;
+    recorder_init(&rec);
+    recorder_observe_pauses(&rec.pauses, 0);
+    /* minor: 1..100 ms scrambled; sync-major: 50 ms once; a kind this
+     * host does not know counts as "other". */
+    double *ms = scrambled_1_to_n(100, 37);
+    for (int i = 0; i < 100; i++) {
+        recorder_Pause p = pause_of(i, RECORDER_PAUSE_MINOR, (uint64_t)(ms[i] * 1e6));
+        recorder_add_pause(&rec.pauses, &p);
+    }
+    free(ms);
+    recorder_Pause major = pause_of(7, RECORDER_PAUSE_SYNC_MAJOR, 50000000);
+    recorder_add_pause(&rec.pauses, &major);
+    recorder_Pause odd = pause_of(8, 42, 1000000);
+    recorder_add_pause(&rec.pauses, &odd);
+    recorder_PauseStats stats[RECORDER_PAUSE_KIND_COUNT];
+    recorder_pause_stats(&rec.pauses, rec.pauses.count, stats);
+    CHECK_INT(stats[RECORDER_PAUSE_MINOR].count, 100);
+    CHECK_NEAR(stats[RECORDER_PAUSE_MINOR].p50, 50.0, 1e-9);
+    CHECK_NEAR(stats[RECORDER_PAUSE_MINOR].p99, 99.0, 1e-9);
+    CHECK_NEAR(stats[RECORDER_PAUSE_MINOR].max, 100.0, 1e-9);
+    CHECK_NEAR(stats[RECORDER_PAUSE_MINOR].total_ms, 5050.0, 1e-6);
+    CHECK_INT(stats[RECORDER_PAUSE_SYNC_MAJOR].count, 1);
+    CHECK_NEAR(stats[RECORDER_PAUSE_SYNC_MAJOR].p99, 50.0, 1e-9);
+    CHECK_INT(stats[RECORDER_PAUSE_INITIAL_MARK].count, 0);
+    CHECK_INT(stats[RECORDER_PAUSE_OTHER].count, 1);
+    CHECK_STR(recorder_pause_kind_name(RECORDER_PAUSE_FINAL_MARK), "final-mark");
+    CHECK_STR(recorder_pause_kind_name(42), "other");
+    /* Only the first [count]: what the watchdog's snapshot covers. */
+    recorder_pause_stats(&rec.pauses, 10, stats);
+    CHECK_INT(stats[RECORDER_PAUSE_MINOR].count, 10);
+    CHECK_INT(stats[RECORDER_PAUSE_SYNC_MAJOR].count, 0);
+    recorder_free(&rec);
+}
+
 /* ---------------------------------------------------------------- files */
 
 static char *read_file(const char *path)
@@ -149,6 +217,8 @@ static void remove_report(const char *root, const char *dir)
     snprintf(path, sizeof path, "%s/frames.csv", dir);
     unlink(path);
     snprintf(path, sizeof path, "%s/summary.json", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/pauses.csv", dir);
     unlink(path);
     rmdir(dir);
     snprintf(path, sizeof path, "%s/nested", root);
@@ -219,6 +289,56 @@ TEST(recorder_report_files)
         CHECK(strstr(json, "\"zones\": {\"physics\": {\"total_ms\": 12.500, \"calls\": 3}}") != NULL);
         CHECK(strstr(json, "\"error\": \"main.lua:3: bad \\\"x\\\"\\nstack traceback:\\n\\t[C]: in ?\"")
               != NULL);
+        CHECK(strstr(json, "\"pauses\": null,") != NULL);   /* a stock backend */
+    }
+    snprintf(path, sizeof path, "%s/pauses.csv", dir);
+    CHECK(read_file(path) == NULL);
+    free(csv);
+    free(json);
+    recorder_free(&rec);
+    remove_report(root, dir);
+}
+
+TEST(recorder_report_with_pauses)
+{
+    char root[] = "/tmp/tide-recorder-XXXXXX";
+    CHECK(mkdtemp(root) != NULL);
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s/nested/report", root);
+    recorder_Recorder rec;
+    recorder_init(&rec);
+    recorder_Frame f = frame_of(2.0);
+    recorder_add(&rec, &f);
+    recorder_observe_pauses(&rec.pauses, 1000000);
+    recorder_Pause loading = pause_of(-1, RECORDER_PAUSE_SYNC_MAJOR, 3000000);
+    recorder_Pause minor = pause_of(0, RECORDER_PAUSE_MINOR, 250000);
+    minor.in_idle = 1;
+    minor.heap_bytes = 123456789;
+    minor.start_ns = 2000000;   /* 1 ms after the origin */
+    recorder_add_pause(&rec.pauses, &loading);
+    recorder_add_pause(&rec.pauses, &minor);
+    recorder_RunInfo info = sample_info();
+    info.backend = "tide";
+    info.pause_count = rec.pauses.count;
+    char err[256] = "";
+    CHECK(recorder_write_report(dir, &rec, &info, err, sizeof err));
+    char path[512];
+    snprintf(path, sizeof path, "%s/pauses.csv", dir);
+    char *csv = read_file(path);
+    CHECK(csv != NULL);
+    if (csv) {
+        CHECK_INT(count_lines(csv), 3);
+        CHECK(strncmp(csv, "frame,kind,in_idle,start_ms,duration_ns,heap_bytes\n", 51) == 0);
+        CHECK(strstr(csv, "\n-1,sync-major,0,0.000,3000000,4096\n") != NULL);
+        CHECK(strstr(csv, "\n0,minor,1,1.000,250000,123456789\n") != NULL);
+    }
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    char *json = read_file(path);
+    CHECK(json != NULL);
+    if (json) {
+        CHECK(strstr(json, "\"pauses\": {\"minor\": {\"count\": 1, \"p50\": 0.250, \"p99\": 0.250, "
+                     "\"max\": 0.250, \"total_ms\": 0.250}, \"sync-major\": {\"count\": 1, "
+                     "\"p50\": 3.000, \"p99\": 3.000, \"max\": 3.000, \"total_ms\": 3.000}},") != NULL);
     }
     free(csv);
     free(json);
