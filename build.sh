@@ -12,6 +12,11 @@
 #   ./build.sh bench [ARGS]    the core benchmarks (bench/core) on the tide
 #                       interpreter and on lua5.4, interleaved; writes
 #                       reports/bench-core.md (tools/README.md; ~2 minutes)
+#   ./build.sh bench-gc [ARGS] the collector benchmarks (bench/gc): allocation-heavy
+#                       programs on tide and lua5.4, and a world game on the
+#                       tide and lua5.4 hosts with tide's pauses by kind;
+#                       writes reports/bench-gc.md (tools/README.md; ~4-5
+#                       minutes, --quick ~1)
 #   ./build.sh deps     only install what is missing
 #   ./build.sh build [debug|release] [address|thread]
 #
@@ -100,6 +105,7 @@ case "${1:-}" in
     test) deps; run_tests ;;
     compare) deps; build release default; shift; lua5.4 tools/compare.lua "$@" ;;
     bench) deps; build release default; shift; lua5.4 tools/bench_core.lua "$@" ;;
+    bench-gc) deps; build release default; shift; lua5.4 tools/bench_gc.lua "$@" ;;
     build) deps; build "${2:-debug}" "${3:-default}" ;;
-    *) sed -n '2,17p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,22p' "$0" >&2; exit 2 ;;
 esac
