@@ -115,9 +115,16 @@ void gc_spaces_destroy(GCState *gc)
     gc->major = NULL;
 }
 
-GCObject *gc_alloc_old(GCState *gc, size_t size, int norefs, int check_limit)
+GCObject *gc_alloc_old(GCState *gc, size_t size, int norefs, int promotion)
 {
-    if (check_limit && over_limit(gc, size)) return NULL;
+    if (!promotion && over_limit(gc, size)) return NULL;
+    if (promotion && size <= GC_LARGE_OBJECT) { /* the copy fills it */
+        GCObject *o = major_alloc_uninit(gc->major, size, norefs ? MAJOR_NOREFS : MAJOR_REFS);
+        if (o == NULL) return NULL;
+        o->age = GC_SPACE_MAJOR;
+        gc->old += major_object_size(o);
+        return o;
+    }
     GCObject *o;
     size_t counted;
     if (size > GC_LARGE_OBJECT) {
@@ -140,12 +147,12 @@ GCObject *gc_alloc_old(GCState *gc, size_t size, int norefs, int check_limit)
 static GCObject *new_old(lua_State *L, GCState *gc, int tt, size_t size)
 {
     int norefs = novariant(tt) == LUA_TSTRING;
-    GCObject *o = gc_alloc_old(gc, size, norefs, 1);
+    GCObject *o = gc_alloc_old(gc, size, norefs, 0);
     if (luai_unlikely(o == NULL)) {
         if (over_limit(gc, size)) gc_frames_note_heap_limit(gc);
         if (gc_may_collect(gc)) {
             gc_collect(L, GC_REASON_EMERGENCY);
-            o = gc_alloc_old(gc, size, norefs, 1);
+            o = gc_alloc_old(gc, size, norefs, 0);
         }
         if (o == NULL) gc_memerror(L);
     }

@@ -42,11 +42,26 @@
 
 /* --- cards --------------------------------------------------------------------- */
 
-static void card_object(GCObject *o)
+/* Blocks with dirty cards are listed, so that a collection visits them
+ * and not every block of the heap (6,000 blocks of card bytes cost ~1 ms
+ * on a 100 MB heap). A block that cannot be listed makes the next
+ * collection visit them all. */
+static void card_major(GCState *gc, const void *addr)
+{
+    major_card_mark(addr);
+    MajorBlock *b = major_block_of(addr);
+    if (b->listed) return;
+    if (gc_vec_push(gc, &gc->dirty_blocks, b))
+        b->listed = 1;
+    else
+        gc->dirty_blocks_lost = 1;
+}
+
+static void card_object(GCState *gc, GCObject *o)
 {
     switch (o->age) {
     case GC_SPACE_MAJOR:
-        major_card_mark(o);
+        card_major(gc, o);
         break;
     case GC_SPACE_LOS:
         los_card_mark(o, o);
@@ -56,11 +71,11 @@ static void card_object(GCObject *o)
     }
 }
 
-static void card_slot(Part *p, const void *slot)
+static void card_slot(GCState *gc, Part *p, const void *slot)
 {
     switch (p->hdr.age) {
     case GC_SPACE_MAJOR:
-        major_card_mark(slot);
+        card_major(gc, slot);
         break;
     case GC_SPACE_LOS:
         los_card_mark(p, slot);
@@ -86,7 +101,7 @@ static int grow_slots(GCState *gc)
 /* The slot log is full: its entries become cards. */
 static void fold_into_cards(GCState *gc)
 {
-    for (size_t i = 0; i < gc->rs_nslots; i++) card_slot(rs_part(gc->rs_slots[i]), gc->rs_slots[i].slot);
+    for (size_t i = 0; i < gc->rs_nslots; i++) card_slot(gc, rs_part(gc->rs_slots[i]), gc->rs_slots[i].slot);
     gc->rs_nslots = 0;
     gc->rs_folds++;
 }
@@ -98,7 +113,7 @@ void gc_remember_slot(GCState *gc, Part *p, void *slot)
         if (gc->rs_nslots >= RS_MAX_SLOTS) {
             fold_into_cards(gc);
         } else if (!grow_slots(gc)) {
-            card_slot(p, slot);
+            card_slot(gc, p, slot);
             return;
         }
     }
@@ -113,7 +128,7 @@ void gc_remember_object(GCState *gc, GCObject *o)
     if (gc_vec_push(gc, &gc->rs_objects, o))
         o->flags |= GCF_REMEMBERED;
     else
-        card_object(o);
+        card_object(gc, o);
 }
 
 /* --- the barrier's slow path ------------------------------------------------------------ */
@@ -148,8 +163,8 @@ void gc_remember_new_old(GCState *gc, GCObject *o)
     Part *p = (Part *)(void *)o;
     char *payload = part_payload(p);
     char *end = payload + p->nbytes;
-    for (char *s = payload; s < end; s += MAJOR_CARD_SIZE) card_slot(p, s);
-    if (p->nbytes > 0) card_slot(p, end - 1);
+    for (char *s = payload; s < end; s += MAJOR_CARD_SIZE) card_slot(gc, p, s);
+    if (p->nbytes > 0) card_slot(gc, p, end - 1);
 }
 
 int gc_card_is_dirty_object(const GCObject *o)
@@ -265,6 +280,34 @@ static void visit_los_range(void *ud, void *obj, void *lo, void *hi)
 void gc_cards_visit(GCState *gc, gc_CardObjectFn obj_fn, gc_CardPartFn slots_fn, void *ud)
 {
     CardVisit cv = {gc, obj_fn, slots_fn, ud};
-    major_visit_dirty_cards(gc->major, visit_major_range, &cv, 1);
+    /* The list is taken first: the visit may dirty (and list) cards again. */
+    GCVec listed = gc->dirty_blocks;
+    int lost = gc->dirty_blocks_lost;
+    memset(&gc->dirty_blocks, 0, sizeof gc->dirty_blocks);
+    gc->dirty_blocks_lost = 0;
+    for (size_t i = 0; i < listed.n; i++) ((MajorBlock *)listed.items[i])->listed = 0;
+    if (lost) {
+        major_visit_dirty_cards(gc->major, visit_major_range, &cv, 1);
+    } else {
+        for (size_t i = 0; i < listed.n; i++)
+            major_visit_block_dirty_cards(listed.items[i], visit_major_range, &cv, 1);
+    }
+    if (gc->dirty_blocks.items == NULL) { /* keep the buffer */
+        listed.n = 0;
+        gc->dirty_blocks = listed;
+    } else {
+        gc_vec_free(gc, &listed);
+    }
     los_visit_dirty_cards(gc->los, visit_los_range, &cv, 1);
+}
+
+/* After a full collection's sweep: blocks it gave back leave the list. */
+void gc_cards_forget_freed(GCState *gc)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < gc->dirty_blocks.n; i++) {
+        MajorBlock *b = gc->dirty_blocks.items[i];
+        if (major_block_in_use(gc->major, b)) gc->dirty_blocks.items[kept++] = b;
+    }
+    gc->dirty_blocks.n = kept;
 }

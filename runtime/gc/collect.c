@@ -105,6 +105,7 @@ void gc_collect(lua_State *L, GCReason reason)
     /* 5 */
     gc_remembered_filter(gc);
     gc_sweep(L, reason == GC_REASON_SAFE_POINT);
+    gc_cards_forget_freed(gc);
     gc_nursery_drop_dead(gc);
     /* The grey stack is scratch: the peak of one collection (a table of a
      * million entries) should not stay in the heap's count. It regrows in

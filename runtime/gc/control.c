@@ -104,6 +104,7 @@ void gc_freeall(lua_State *L)
     gc_vec_free(gc, &gc->fixed);
     gc_vec_free(gc, &gc->threads);
     gc_vec_free(gc, &gc->rs_objects);
+    gc_vec_free(gc, &gc->dirty_blocks);
     gc_vec_free(gc, &gc->released_los);
     if (gc->rs_slots != NULL) gc_internal_realloc(gc, gc->rs_slots, gc->rs_slots_cap * sizeof(RememberedSlot), 0);
     gc_vec_free(gc, &gc->pinned);

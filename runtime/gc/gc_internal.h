@@ -172,6 +172,8 @@ typedef struct GCState {
     size_t rs_nslots, rs_slots_cap;
     GCVec rs_objects;       /* the object log (GCF_REMEMBERED objects) */
     uint64_t rs_folds;      /* times the slot log was folded into cards */
+    GCVec dirty_blocks;     /* major blocks with dirty cards (MajorBlock.listed) */
+    int dirty_blocks_lost;  /* a block could not be listed: visit them all */
     GCVec released_los;     /* large storage released since the last nursery
                                collection: freed after it */
     uint32_t *string_buckets; /* string-table buckets given young strings
@@ -258,11 +260,11 @@ static inline int gc_vec_push(GCState *gc, GCVec *v, void *item)
     return 1;
 }
 /* An old object of [size] bytes (major heap or LOS by size; [norefs]: it
- * never references anything), zeroed, space and accounting set; NULL when
- * memory (or, with [check_limit], the memory limit) is refused. Allocates
- * nothing else and never collects. Promotion passes check_limit 0: the
- * bytes it moves are counted already. */
-TIDE_INTERNAL GCObject *gc_alloc_old(GCState *gc, size_t size, int norefs, int check_limit);
+ * never references anything), space and accounting set; NULL when memory
+ * (or the memory limit) refuses. Zeroed, except for a [promotion], whose
+ * copy fills it — and which ignores the memory limit: the bytes it moves
+ * are counted already. Allocates nothing else and never collects. */
+TIDE_INTERNAL GCObject *gc_alloc_old(GCState *gc, size_t size, int norefs, int promotion);
 /* Create / destroy the old spaces (control.c calls them). */
 TIDE_INTERNAL int gc_spaces_create(GCState *gc);
 TIDE_INTERNAL void gc_spaces_destroy(GCState *gc);
@@ -321,6 +323,8 @@ TIDE_INTERNAL int gc_card_is_dirty_slot(const Part *p, const void *slot);
 typedef void (*gc_CardObjectFn)(void *ud, GCObject *o);
 typedef void (*gc_CardPartFn)(void *ud, Part *p, char *lo, char *hi);
 TIDE_INTERNAL void gc_cards_visit(GCState *gc, gc_CardObjectFn obj_fn, gc_CardPartFn slots_fn, void *ud);
+/* After a full collection's sweep: forget the blocks it freed. */
+TIDE_INTERNAL void gc_cards_forget_freed(GCState *gc);
 /* Free the large storage released since the last nursery collection. */
 TIDE_INTERNAL void gc_free_released(GCState *gc);
 /* A full collection, after marking: drop the log entries of objects about

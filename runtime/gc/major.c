@@ -521,7 +521,7 @@ static MajorBlock *refill(MajorHeap *h, int kind, int c)
     return b;
 }
 
-void *major_alloc(MajorHeap *h, size_t n, int kind)
+static inline void *alloc_slot(MajorHeap *h, size_t n, int kind, int zero)
 {
     if (n == 0 || n > MAJOR_MAX_OBJECT || (unsigned)kind >= MAJOR_KINDS) return NULL;
     int c = class_of(n);
@@ -539,8 +539,18 @@ void *major_alloc(MajorHeap *h, size_t n, int kind)
     if (h->allocate_black)
         atomic_fetch_or_explicit(&b->mark[i >> 6], (uint64_t)1 << (i & 63), memory_order_relaxed);
     h->slot_bytes += b->obj_size;
-    memset(p, 0, b->obj_size);
+    if (zero) memset(p, 0, b->obj_size);
     return p;
+}
+
+void *major_alloc(MajorHeap *h, size_t n, int kind)
+{
+    return alloc_slot(h, n, kind, 1);
+}
+
+void *major_alloc_uninit(MajorHeap *h, size_t n, int kind)
+{
+    return alloc_slot(h, n, kind, 0);
 }
 
 /* --- finding objects ----------------------------------------------------------------------- */
@@ -596,29 +606,41 @@ void major_clear_cards(MajorHeap *h)
     for_each_used_block(h, b, memset(b->cards, 0, sizeof b->cards));
 }
 
+void major_visit_block_dirty_cards(MajorBlock *b, major_RangeFn fn, void *ud, int clear)
+{
+    uintptr_t start = (uintptr_t)b + MAJOR_OBJ_START;
+    uintptr_t end = start + (size_t)b->count * b->obj_size;
+    unsigned k = 0;
+    while (k < MAJOR_CARDS_PER_BLOCK) {
+        if (!b->cards[k]) {
+            k++;
+            continue;
+        }
+        unsigned first = k;
+        while (k < MAJOR_CARDS_PER_BLOCK && b->cards[k]) {
+            if (clear) b->cards[k] = 0;
+            k++;
+        }
+        uintptr_t lo = (uintptr_t)b + ((size_t)first << MAJOR_CARD_SHIFT);
+        uintptr_t hi = (uintptr_t)b + ((size_t)k << MAJOR_CARD_SHIFT);
+        if (lo < start) lo = start;
+        if (hi > end) hi = end;
+        if (lo < hi) fn(ud, (void *)lo, (void *)hi);
+    }
+}
+
 void major_visit_dirty_cards(MajorHeap *h, major_RangeFn fn, void *ud, int clear)
 {
-    for_each_used_block(h, b, {
-        uintptr_t start = (uintptr_t)b + MAJOR_OBJ_START;
-        uintptr_t end = start + (size_t)b->count * b->obj_size;
-        unsigned k = 0;
-        while (k < MAJOR_CARDS_PER_BLOCK) {
-            if (!b->cards[k]) {
-                k++;
-                continue;
-            }
-            unsigned first = k;
-            while (k < MAJOR_CARDS_PER_BLOCK && b->cards[k]) {
-                if (clear) b->cards[k] = 0;
-                k++;
-            }
-            uintptr_t lo = (uintptr_t)b + ((size_t)first << MAJOR_CARD_SHIFT);
-            uintptr_t hi = (uintptr_t)b + ((size_t)k << MAJOR_CARD_SHIFT);
-            if (lo < start) lo = start;
-            if (hi > end) hi = end;
-            if (lo < hi) fn(ud, (void *)lo, (void *)hi);
-        }
-    });
+    for_each_used_block(h, b, major_visit_block_dirty_cards(b, fn, ud, clear));
+}
+
+int major_block_in_use(const MajorHeap *h, const MajorBlock *b)
+{
+    ptrdiff_t pos = find_arena(h, (uintptr_t)b);
+    if (pos < 0) return 0;
+    const MajorArena *ar = h->arenas[pos];
+    unsigned bi = (unsigned)(((uintptr_t)b - ar->base) >> MAJOR_BLOCK_SHIFT);
+    return (int)((ar->used >> bi) & 1);
 }
 
 /* --- sweeping -------------------------------------------------------------------------------- */

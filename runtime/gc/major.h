@@ -100,6 +100,8 @@ typedef struct MajorBlock {
     uint8_t class_index;
     uint8_t kind;              /* MAJOR_REFS or MAJOR_NOREFS */
     uint8_t state;             /* MAJOR_BLOCK_SWEPT or MAJOR_BLOCK_UNSWEPT */
+    uint8_t listed;            /* the owner's: on its list of blocks with dirty
+                                  cards (0 when the block is taken) */
     uint8_t cards[MAJOR_CARDS_PER_BLOCK];      /* 1 = dirty */
     _Atomic uint64_t mark[MAJOR_BITMAP_WORDS]; /* bit i: slot i reached */
     uint64_t alloc[MAJOR_BITMAP_WORDS];        /* bit i: slot i holds an object */
@@ -158,6 +160,9 @@ TIDE_INTERNAL unsigned major_class_slots(int c);
  * 16-byte aligned; NULL when a new arena is needed and obtain refuses it.
  * May sweep blocks (calling on_free) and so free dead objects. */
 TIDE_INTERNAL void *major_alloc(MajorHeap *h, size_t n, int kind);
+/* The same, but the slot's contents are left as they are: for a caller
+ * that overwrites all of it at once (a copy). */
+TIDE_INTERNAL void *major_alloc_uninit(MajorHeap *h, size_t n, int kind);
 /* While on, new objects are born marked (during a concurrent mark). */
 TIDE_INTERNAL void major_set_allocate_black(MajorHeap *h, int on);
 
@@ -254,6 +259,11 @@ static inline void major_card_clear(const void *addr)
  * are cleared as they are reported. Blocks in address order. */
 typedef void (*major_RangeFn)(void *ud, void *lo, void *hi);
 TIDE_INTERNAL void major_visit_dirty_cards(MajorHeap *h, major_RangeFn fn, void *ud, int clear);
+/* The same for the one block [b] (which must be in use). */
+TIDE_INTERNAL void major_visit_block_dirty_cards(MajorBlock *b, major_RangeFn fn, void *ud, int clear);
+/* Is [b] a block of one of the heap's arenas that holds a size class now?
+ * (A block the owner listed may have been released since.) */
+TIDE_INTERNAL int major_block_in_use(const MajorHeap *h, const MajorBlock *b);
 TIDE_INTERNAL void major_clear_cards(MajorHeap *h);
 
 /* --- sweeping ---------------------------------------------------------------------------- */

@@ -74,7 +74,7 @@ static GCObject *promote(Minor *m, GCObject *o)
 {
     size_t size = gc_object_size(o);
     int isstring = novariant(o->tt) == LUA_TSTRING;
-    GCObject *n = gc_alloc_old(m->gc, size, isstring, 0);
+    GCObject *n = gc_alloc_old(m->gc, size, isstring, 1);
     if (n == NULL) { /* no memory: it stays young */
         pin(m, o);
         return o;
@@ -367,9 +367,15 @@ static void scan_remembered(Minor *m)
     m->logged_slots = nslots;
     m->logged_objects = objects.n;
     for (size_t i = 0; i < nslots; i++) {
-        /* the slots are scattered over the old heap: fetch ahead, so that
-         * the misses overlap */
-        if (i + RS_PREFETCH < nslots) __builtin_prefetch(slots[i + RS_PREFETCH].slot, 1);
+        /* The slots are scattered over the old heap, and what they hold
+         * over the nursery: fetch both ahead (the slot first, then, once it
+         * has arrived, what it points at), so that the misses overlap. */
+        if (i + 2 * RS_PREFETCH < nslots) __builtin_prefetch(slots[i + 2 * RS_PREFETCH].slot, 1);
+        if (i + RS_PREFETCH < nslots) {
+            /* a value slot, or a node's key, which has a value's layout */
+            const TValue *ahead = slots[i + RS_PREFETCH].slot;
+            if (iscollectable(ahead)) __builtin_prefetch(gcvalue(ahead));
+        }
         scan_logged_slot(m, slots[i]);
     }
     for (size_t i = 0; i < objects.n; i++) {
