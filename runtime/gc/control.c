@@ -243,6 +243,7 @@ __attribute__((noinline)) static int gc_control(lua_State *L, int what, const in
 
 LUA_API int lua_gc(lua_State *L, int what, ...)
 {
+    thread_touch(L);
     if (gc_state(L)->fin_running > 0) return -1;
     int arg[3] = { 0, 0, 0 }, nargs = 0;
     switch (what) {

@@ -86,6 +86,7 @@ void gc_frames_note_finalizer(GCState *gc)
 
 TIDE_API void tide_gc_set_event_callback(lua_State *L, tide_GcEventFn fn, void *ud)
 {
+    thread_touch(L);
     GCState *gc = gc_state(L);
     gc->event_fn = fn;
     gc->event_ud = fn != NULL ? ud : NULL;
@@ -104,6 +105,7 @@ static int collection_due(GCState *gc, int early)
 
 TIDE_API void tide_frame_end(lua_State *L)
 {
+    thread_touch(L);
     GCState *gc = gc_state(L);
     if (!gc->frame_open) return;
     gc->stats.allocated_bytes = gc->allocated + gc_nursery_used(gc) - gc->frame_alloc_start;
@@ -113,6 +115,7 @@ TIDE_API void tide_frame_end(lua_State *L)
 
 TIDE_API void tide_frame_begin(lua_State *L)
 {
+    thread_touch(L);
     GCState *gc = gc_state(L);
     if (gc->frame_open) tide_frame_end(L);
     gc->frame++;
@@ -131,6 +134,7 @@ TIDE_API void tide_frame_begin(lua_State *L)
 
 TIDE_API void tide_gc_idle(lua_State *L, uint64_t budget_ns)
 {
+    thread_touch(L);
     if (budget_ns == 0) return;
     GCState *gc = gc_state(L);
     uint64_t start = gc_now_ns();
@@ -162,6 +166,7 @@ TIDE_API const char *tide_gc_phase_name(int phase)
 
 TIDE_API int tide_gc_frame_stats(lua_State *L, tide_FrameStats *out)
 {
+    thread_touch(L);
     GCState *gc = gc_state(L);
     if (gc->frame == 0) {
         memset(out, 0, sizeof *out);
@@ -182,6 +187,7 @@ TIDE_API int tide_gc_frame_stats(lua_State *L, tide_FrameStats *out)
 
 TIDE_API int tide_gc_allow_synchronous_major(lua_State *L, int allow)
 {
+    thread_touch(L);
     GCState *gc = gc_state(L);
     int previous = gc->allow_sync_major;
     gc->allow_sync_major = (uint8_t)(allow != 0);
@@ -192,6 +198,7 @@ TIDE_API int tide_gc_allow_synchronous_major(lua_State *L, int allow)
  * (a nursery collection empties it first); otherwise it is refused. */
 TIDE_API int tide_gc_set_nursery_size(lua_State *L, size_t bytes)
 {
+    thread_touch(L);
     GCState *gc = gc_state(L);
     if (bytes == 0) bytes = TIDE_GC_NURSERY_DEFAULT_SIZE;
     if (bytes < TIDE_GC_NURSERY_MIN_SIZE) return 0;
@@ -217,5 +224,6 @@ TIDE_API int tide_gc_set_nursery_size(lua_State *L, size_t bytes)
 
 TIDE_API void tide_gc_set_heap_limit(lua_State *L, size_t hard_limit_bytes)
 {
+    thread_touch(L);
     gc_set_memory_limit(L, hard_limit_bytes);
 }

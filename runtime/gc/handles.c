@@ -107,16 +107,19 @@ static tide_Handle new_handle(lua_State *L, int idx, uint8_t kind)
 
 TIDE_API tide_Handle tide_handle_new(lua_State *L, int idx)
 {
+    thread_touch(L);
     return new_handle(L, idx, HANDLE_STRONG);
 }
 
 TIDE_API tide_Handle tide_handle_new_weak(lua_State *L, int idx, int track_resurrection)
 {
+    thread_touch(L);
     return new_handle(L, idx, track_resurrection ? HANDLE_WEAK_TRACK : HANDLE_WEAK);
 }
 
 TIDE_API int tide_handle_push(lua_State *L, tide_Handle h)
 {
+    thread_touch(L);
     const TValue *v = &handle_nil;
     if (h != TIDE_HANDLE_NONE) {
         HandleSlot *s = slot_at(&gc_state(L)->handles, h - 1);
@@ -131,6 +134,7 @@ TIDE_API int tide_handle_push(lua_State *L, tide_Handle h)
 /* Any thread. */
 TIDE_API void tide_handle_free(lua_State *L, tide_Handle h)
 {
+    thread_touch(L);
     if (h == TIDE_HANDLE_NONE) return;
     HandleTable *ht = &G(L)->gc->handles;
     HandleSlot *s = slot_at(ht, h - 1);

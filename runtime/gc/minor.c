@@ -50,6 +50,7 @@ typedef struct Minor {
     int pins_lost;       /* the pin list could not grow: the nursery stays full */
     int no_promote;      /* walking the old spaces: pin, never allocate there */
     size_t logged_slots, logged_objects; /* the remembered set's logs, for the trace */
+    lua_State *running;  /* the thread the collection was started from */
 } Minor;
 
 #define young(m, p) gc_isyoung((m)->g, (p))
@@ -269,12 +270,13 @@ static void card_part_cb(void *ud, Part *p, char *lo, char *hi)
 static void scan_thread(Minor *m, lua_State *th)
 {
     StkId slot = th->stack;
-    if (slot == NULL) return;
+    if (slot == NULL || th->stack_clean) return;
     StkId end = th->stack_last + EXTRA_STACK;
     StkId bound = th->top;
     if (isLua(th->ci) && th->ci->top > bound) bound = th->ci->top;
     if (bound > end) bound = end;
-    for (; slot < bound; slot++) fix_value(m, s2v(slot));
+    int y = 0;
+    for (; slot < bound; slot++) y |= fix_value(m, s2v(slot));
     for (; slot < end; slot++) setnilvalue(s2v(slot));
     /* open upvalues: the list is the thread's, relinked here */
     UpVal **link = &th->openupval;
@@ -282,14 +284,20 @@ static void scan_thread(Minor *m, lua_State *th)
         if (young(m, uv)) uv = gco2upv(forward(m, obj2gco(uv)));
         *link = uv;
         uv->u.open.previous = link;
+        y |= young(m, uv);
     }
+    /* A suspended or idle thread changes only through the API or a resume
+     * (thread_touch): until then, with nothing young on it, skip it. A
+     * running one, or one that resumed another, writes its stack itself. */
+    int idle = th->status == LUA_YIELD || (th->status == LUA_OK && th->ci == &th->base_ci);
+    if (!y && idle && th != m->running) th->stack_clean = 1;
 }
 
 /* Young strings in the slots of the active C functions of [th] (the base
  * frame included: the host's own values). */
 static void pin_c_frames(Minor *m, lua_State *th)
 {
-    if (th->stack == NULL) return;
+    if (th->stack == NULL || th->stack_clean) return;
     for (CallInfo *ci = &th->base_ci; ci != NULL; ci = ci == th->ci ? NULL : ci->next) {
         if (isLua(ci)) continue;
         StkId lo = ci == &th->base_ci ? th->stack : ci->func;
@@ -585,6 +593,7 @@ void gc_minor(lua_State *L, int reason, int inside_full)
     memset(&m, 0, sizeof m);
     m.gc = gc;
     m.g = G(L);
+    m.running = L;
     gc->pinned.n = 0;
     gc->grey.n = 0;
     gc->grey_overflow = 0;

@@ -11,6 +11,7 @@
  *    slot, up to the EXTRA_STACK room), by the registry, the per-type
  *    metatables, the string table and the GC handles points at the start
  *    of an object (or the main thread) whose header type matches it;
+ *  - a thread marked clean (minor.c) holds nothing young on its stack;
  *  - the generational rule: every reference from an old object to a young
  *    one is in the remembered set (cards.c): its slot in the slot log, its
  *    owner in the object log, or on a dirty card (the slot's card for
@@ -196,12 +197,17 @@ static void check_proto(Verifier *v, const Proto *f)
 static void check_thread(Verifier *v, const lua_State *th)
 {
     if (th->stack == NULL) return;
-    for (StkId o = th->stack; o < th->stack_last + EXTRA_STACK; o++) check_value(v, th, "a stack slot", s2v(o));
+    for (StkId o = th->stack; o < th->stack_last + EXTRA_STACK; o++) {
+        check_value(v, th, "a stack slot", s2v(o));
+        if (th->stack_clean && iscollectable(s2v(o)) && gc_isyoung(v->g, gcvalue(s2v(o))))
+            fail(v, th, "is marked clean but a stack slot holds a young %s", type_name(gcvalue(s2v(o))->tt));
+    }
     UpVal *const *link = &th->openupval;
     for (const UpVal *uv = th->openupval; uv != NULL; uv = uv->u.open.next) {
         check_ref(v, th, "an open upvalue", obj2gco(uv), HT_UPVAL);
         if (!upval_isopen(uv)) fail(v, th, "a closed upvalue is on its open list");
         if (uv->u.open.previous != link) fail(v, uv, "its back link does not lead to the link that names it");
+        if (th->stack_clean && gc_isyoung(v->g, uv)) fail(v, th, "is marked clean but has a young open upvalue");
         link = &uv->u.open.next;
     }
 }

@@ -114,12 +114,14 @@ static inline const TValue *globals_value(lua_State *L)
 
 LUA_API int lua_absindex(lua_State *L, int idx)
 {
+    thread_touch(L);
     if (idx > 0 || ispseudo(idx)) return idx;
     return (int)(L->top - L->ci->func) + idx;
 }
 
 LUA_API int lua_gettop(lua_State *L)
 {
+    thread_touch(L);
     return (int)(L->top - (L->ci->func + 1));
 }
 
@@ -129,6 +131,7 @@ LUA_API int lua_gettop(lua_State *L)
 
 LUA_API void lua_settop(lua_State *L, int idx)
 {
+    thread_touch(L);
     CallInfo *ci = L->ci;
     StkId func = ci->func;
     StkId newtop;
@@ -151,6 +154,7 @@ LUA_API void lua_settop(lua_State *L, int idx)
 
 LUA_API void lua_pushvalue(lua_State *L, int idx)
 {
+    thread_touch(L);
     setobj2s(L, L->top, index2value(L, idx));
     api_incr_top(L);
 }
@@ -168,6 +172,7 @@ static void reverse_slots(lua_State *L, StkId from, StkId to)
 
 LUA_API void lua_rotate(lua_State *L, int idx, int n)
 {
+    thread_touch(L);
     /* A rotation by n is two reversals of the parts it swaps, then one of
      * the whole segment. Values move; tbc links (tbc.delta) stay put. */
     StkId last = L->top - 1;
@@ -181,6 +186,7 @@ LUA_API void lua_rotate(lua_State *L, int idx, int n)
 
 LUA_API void lua_copy(lua_State *L, int fromidx, int toidx)
 {
+    thread_touch(L);
     const TValue *from = index2value(L, fromidx);
     TValue *to = index2value(L, toidx);
     api_check(L, isvalid(to), "invalid index");
@@ -191,6 +197,7 @@ LUA_API void lua_copy(lua_State *L, int fromidx, int toidx)
 
 LUA_API int lua_checkstack(lua_State *L, int n)
 {
+    thread_touch(L);
     CallInfo *ci = L->ci;
     api_check(L, n >= 0, "negative 'n'");
     if (L->stack_last - L->top <= n) {
@@ -205,6 +212,7 @@ LUA_API int lua_checkstack(lua_State *L, int n)
 
 LUA_API void lua_xmove(lua_State *from, lua_State *to, int n)
 {
+    thread_touch(to);
     if (from == to) return;
     api_checknelems(from, n);
     api_check(from, G(from) == G(to), "moving among independent states");
@@ -220,12 +228,14 @@ LUA_API void lua_xmove(lua_State *from, lua_State *to, int n)
 
 LUA_API int lua_type(lua_State *L, int idx)
 {
+    thread_touch(L);
     const TValue *o = index2value(L, idx);
     return isvalid(o) ? ttype(o) : LUA_TNONE;
 }
 
 LUA_API const char *lua_typename(lua_State *L, int t)
 {
+    thread_touch(L);
     (void)L;
     api_check(L, LUA_TNONE <= t && t < LUA_NUMTYPES, "invalid type");
     return ttypename(t);
@@ -233,17 +243,20 @@ LUA_API const char *lua_typename(lua_State *L, int t)
 
 LUA_API int lua_iscfunction(lua_State *L, int idx)
 {
+    thread_touch(L);
     const TValue *o = index2value(L, idx);
     return ttislcf(o) || ttisCclosure(o);
 }
 
 LUA_API int lua_isinteger(lua_State *L, int idx)
 {
+    thread_touch(L);
     return ttisinteger(index2value(L, idx));
 }
 
 LUA_API int lua_isnumber(lua_State *L, int idx)
 {
+    thread_touch(L);
     lua_Number n;
     const TValue *o = index2value(L, idx);
     return ttisnumber(o) || conv_tonumber(o, &n);
@@ -251,18 +264,21 @@ LUA_API int lua_isnumber(lua_State *L, int idx)
 
 LUA_API int lua_isstring(lua_State *L, int idx)
 {
+    thread_touch(L);
     const TValue *o = index2value(L, idx);
     return ttisstring(o) || ttisnumber(o);
 }
 
 LUA_API int lua_isuserdata(lua_State *L, int idx)
 {
+    thread_touch(L);
     const TValue *o = index2value(L, idx);
     return ttisfulluserdata(o) || ttislightuserdata(o);
 }
 
 LUA_API int lua_rawequal(lua_State *L, int index1, int index2)
 {
+    thread_touch(L);
     const TValue *o1 = index2value(L, index1);
     const TValue *o2 = index2value(L, index2);
     return isvalid(o1) && isvalid(o2) && vm_rawequalobj(o1, o2);
@@ -270,6 +286,7 @@ LUA_API int lua_rawequal(lua_State *L, int index1, int index2)
 
 LUA_API void lua_arith(lua_State *L, int op)
 {
+    thread_touch(L);
     if (op != LUA_OPUNM && op != LUA_OPBNOT) {
         api_checknelems(L, 2);
     } else { /* a unary operator gets its operand twice, as the VM does */
@@ -284,6 +301,7 @@ LUA_API void lua_arith(lua_State *L, int op)
 
 LUA_API int lua_compare(lua_State *L, int index1, int index2, int op)
 {
+    thread_touch(L);
     const TValue *o1 = index2value(L, index1);
     const TValue *o2 = index2value(L, index2);
     if (!isvalid(o1) || !isvalid(o2)) return 0;
@@ -297,6 +315,7 @@ LUA_API int lua_compare(lua_State *L, int index1, int index2, int op)
 
 LUA_API size_t lua_stringtonumber(lua_State *L, const char *s)
 {
+    thread_touch(L);
     size_t size = conv_str2num(s, s2v(L->top));
     if (size != 0) api_incr_top(L);
     return size;
@@ -304,6 +323,7 @@ LUA_API size_t lua_stringtonumber(lua_State *L, const char *s)
 
 LUA_API lua_Number lua_tonumberx(lua_State *L, int idx, int *pisnum)
 {
+    thread_touch(L);
     const TValue *o = index2value(L, idx);
     lua_Number n = 0;
     int ok;
@@ -323,6 +343,7 @@ LUA_API lua_Number lua_tonumberx(lua_State *L, int idx, int *pisnum)
 
 LUA_API lua_Integer lua_tointegerx(lua_State *L, int idx, int *pisnum)
 {
+    thread_touch(L);
     const TValue *o = index2value(L, idx);
     lua_Integer res = 0;
     int ok;
@@ -339,6 +360,7 @@ LUA_API lua_Integer lua_tointegerx(lua_State *L, int idx, int *pisnum)
 
 LUA_API int lua_toboolean(lua_State *L, int idx)
 {
+    thread_touch(L);
     return !l_isfalse(index2value(L, idx));
 }
 
@@ -356,6 +378,7 @@ static void upvalue_tostring(lua_State *L, int idx)
 
 LUA_API const char *lua_tolstring(lua_State *L, int idx, size_t *len)
 {
+    thread_touch(L);
     TValue *o = index2value(L, idx);
     if (!ttisstring(o)) {
         if (!ttisnumber(o)) {
@@ -376,6 +399,7 @@ LUA_API const char *lua_tolstring(lua_State *L, int idx, size_t *len)
 
 LUA_API lua_Unsigned lua_rawlen(lua_State *L, int idx)
 {
+    thread_touch(L);
     const TValue *o = index2value(L, idx);
     switch (ttypetag(o)) {
     case withvariant(VSHRSTR): return tsvalue(o)->shrlen;
@@ -388,6 +412,7 @@ LUA_API lua_Unsigned lua_rawlen(lua_State *L, int idx)
 
 LUA_API lua_CFunction lua_tocfunction(lua_State *L, int idx)
 {
+    thread_touch(L);
     const TValue *o = index2value(L, idx);
     if (ttislcf(o)) return fvalue(o);
     if (ttisCclosure(o)) return clCvalue(o)->f;
@@ -403,11 +428,13 @@ static inline void *value_touserdata(const TValue *o)
 
 LUA_API void *lua_touserdata(lua_State *L, int idx)
 {
+    thread_touch(L);
     return value_touserdata(index2value(L, idx));
 }
 
 LUA_API lua_State *lua_tothread(lua_State *L, int idx)
 {
+    thread_touch(L);
     const TValue *o = index2value(L, idx);
     return ttisthread(o) ? thvalue(o) : NULL;
 }
@@ -419,6 +446,7 @@ LUA_API lua_State *lua_tothread(lua_State *L, int idx)
  */
 LUA_API const void *lua_topointer(lua_State *L, int idx)
 {
+    thread_touch(L);
     const TValue *o = index2value(L, idx);
     switch (ttypetag(o)) {
     case withvariant(VLCF): return (const void *)(uintptr_t)fvalue(o);
@@ -437,18 +465,21 @@ LUA_API const void *lua_topointer(lua_State *L, int idx)
 
 LUA_API void lua_pushnil(lua_State *L)
 {
+    thread_touch(L);
     setnilvalue(s2v(L->top));
     api_incr_top(L);
 }
 
 LUA_API void lua_pushnumber(lua_State *L, lua_Number n)
 {
+    thread_touch(L);
     setfltvalue(s2v(L->top), n);
     api_incr_top(L);
 }
 
 LUA_API void lua_pushinteger(lua_State *L, lua_Integer n)
 {
+    thread_touch(L);
     setivalue(s2v(L->top), n);
     api_incr_top(L);
 }
@@ -464,12 +495,14 @@ static const char *push_string_object(lua_State *L, TString *ts)
 
 LUA_API const char *lua_pushlstring(lua_State *L, const char *s, size_t len)
 {
+    thread_touch(L);
     /* [s] may be NULL when [len] is 0 */
     return push_string_object(L, len == 0 ? str_new(L, "", 0) : str_new(L, s, len));
 }
 
 LUA_API const char *lua_pushstring(lua_State *L, const char *s)
 {
+    thread_touch(L);
     if (s == NULL) {
         setnilvalue(s2v(L->top));
         api_incr_top(L);
@@ -480,6 +513,7 @@ LUA_API const char *lua_pushstring(lua_State *L, const char *s)
 
 LUA_API const char *lua_pushvfstring(lua_State *L, const char *fmt, va_list argp)
 {
+    thread_touch(L);
     conv_pushvfstring(L, fmt, argp);
     gc_check(L);
     return svalue(s2v(L->top - 1));
@@ -487,6 +521,7 @@ LUA_API const char *lua_pushvfstring(lua_State *L, const char *fmt, va_list argp
 
 LUA_API const char *lua_pushfstring(lua_State *L, const char *fmt, ...)
 {
+    thread_touch(L);
     va_list argp;
     va_start(argp, fmt);
     conv_pushvfstring(L, fmt, argp);
@@ -497,6 +532,7 @@ LUA_API const char *lua_pushfstring(lua_State *L, const char *fmt, ...)
 
 LUA_API void lua_pushcclosure(lua_State *L, lua_CFunction fn, int n)
 {
+    thread_touch(L);
     if (n == 0) {
         setfvalue(s2v(L->top), fn);
         api_incr_top(L);
@@ -516,18 +552,21 @@ LUA_API void lua_pushcclosure(lua_State *L, lua_CFunction fn, int n)
 
 LUA_API void lua_pushboolean(lua_State *L, int b)
 {
+    thread_touch(L);
     setbvalue(s2v(L->top), b);
     api_incr_top(L);
 }
 
 LUA_API void lua_pushlightuserdata(lua_State *L, void *p)
 {
+    thread_touch(L);
     setpvalue(s2v(L->top), p);
     api_incr_top(L);
 }
 
 LUA_API int lua_pushthread(lua_State *L)
 {
+    thread_touch(L);
     setthvalue(L, s2v(L->top), L);
     api_incr_top(L);
     return G(L)->mainthread == L;
@@ -574,6 +613,7 @@ static int get_by_string(lua_State *L, const TValue *t, TString *key)
 
 LUA_API int lua_getglobal(lua_State *L, const char *name)
 {
+    thread_touch(L);
     TString *key = str_newz(L, name);
     TValue gt; /* a copy: the registry's array part may move */
     setobj(L, &gt, globals_value(L));
@@ -582,12 +622,14 @@ LUA_API int lua_getglobal(lua_State *L, const char *name)
 
 LUA_API int lua_getfield(lua_State *L, int idx, const char *k)
 {
+    thread_touch(L);
     TString *key = str_newz(L, k);
     return get_by_string(L, index2value(L, idx), key);
 }
 
 LUA_API int lua_gettable(lua_State *L, int idx)
 {
+    thread_touch(L);
     api_checknelems(L, 1);
     TValue *t = index2value(L, idx);
     vm_gettable(L, t, s2v(L->top - 1), L->top - 1); /* the key's slot gets the value */
@@ -596,6 +638,7 @@ LUA_API int lua_gettable(lua_State *L, int idx)
 
 LUA_API int lua_geti(lua_State *L, int idx, lua_Integer n)
 {
+    thread_touch(L);
     TValue *t = index2value(L, idx);
     const TValue *slot = NULL;
     if (ttistable(t)) {
@@ -615,6 +658,7 @@ LUA_API int lua_geti(lua_State *L, int idx, lua_Integer n)
 
 LUA_API int lua_rawget(lua_State *L, int idx)
 {
+    thread_touch(L);
     api_checknelems(L, 1);
     Table *t = index2table(L, idx);
     const TValue *slot = tab_get(t, s2v(L->top - 1));
@@ -624,12 +668,14 @@ LUA_API int lua_rawget(lua_State *L, int idx)
 
 LUA_API int lua_rawgeti(lua_State *L, int idx, lua_Integer n)
 {
+    thread_touch(L);
     Table *t = index2table(L, idx);
     return push_rawslot(L, tab_getint_fast(t, n));
 }
 
 LUA_API int lua_rawgetp(lua_State *L, int idx, const void *p)
 {
+    thread_touch(L);
     Table *t = index2table(L, idx);
     TValue key;
     setpvalue(&key, (void *)p);
@@ -638,6 +684,7 @@ LUA_API int lua_rawgetp(lua_State *L, int idx, const void *p)
 
 LUA_API void lua_createtable(lua_State *L, int narr, int nrec)
 {
+    thread_touch(L);
     Table *t = tab_new(L);
     sethvalue(L, s2v(L->top), t);
     api_incr_top(L);
@@ -647,6 +694,7 @@ LUA_API void lua_createtable(lua_State *L, int narr, int nrec)
 
 LUA_API void *lua_newuserdatauv(lua_State *L, size_t size, int nuvalue)
 {
+    thread_touch(L);
     api_check(L, 0 <= nuvalue && nuvalue < USHRT_MAX, "invalid value");
     if (size > (size_t)PTRDIFF_MAX - udata_mem_offset(nuvalue)) gc_memerror(L);
     /* Userdata never move (C keeps the block's address): pinned space. */
@@ -663,6 +711,7 @@ LUA_API void *lua_newuserdatauv(lua_State *L, size_t size, int nuvalue)
 
 LUA_API int lua_getmetatable(lua_State *L, int objindex)
 {
+    thread_touch(L);
     Table *mt = tm_getmetatable(L, index2value(L, objindex));
     if (mt == NULL) return 0;
     sethvalue(L, s2v(L->top), mt);
@@ -672,6 +721,7 @@ LUA_API int lua_getmetatable(lua_State *L, int objindex)
 
 LUA_API int lua_getiuservalue(lua_State *L, int idx, int n)
 {
+    thread_touch(L);
     TValue *o = index2value(L, idx);
     int type;
     api_check(L, ttisfulluserdata(o), "full userdata expected");
@@ -716,6 +766,7 @@ static void set_by_string(lua_State *L, const TValue *t, TString *key)
 
 LUA_API void lua_setglobal(lua_State *L, const char *name)
 {
+    thread_touch(L);
     TString *key = str_newz(L, name);
     TValue gt;
     setobj(L, &gt, globals_value(L));
@@ -724,12 +775,14 @@ LUA_API void lua_setglobal(lua_State *L, const char *name)
 
 LUA_API void lua_setfield(lua_State *L, int idx, const char *k)
 {
+    thread_touch(L);
     TString *key = str_newz(L, k);
     set_by_string(L, index2value(L, idx), key);
 }
 
 LUA_API void lua_settable(lua_State *L, int idx)
 {
+    thread_touch(L);
     api_checknelems(L, 2);
     TValue *t = index2value(L, idx);
     vm_settable(L, t, s2v(L->top - 2), s2v(L->top - 1));
@@ -738,6 +791,7 @@ LUA_API void lua_settable(lua_State *L, int idx)
 
 LUA_API void lua_seti(lua_State *L, int idx, lua_Integer n)
 {
+    thread_touch(L);
     api_checknelems(L, 1);
     TValue *t = index2value(L, idx);
     const TValue *slot = NULL;
@@ -759,6 +813,7 @@ LUA_API void lua_seti(lua_State *L, int idx, lua_Integer n)
 
 LUA_API void lua_rawset(lua_State *L, int idx)
 {
+    thread_touch(L);
     api_checknelems(L, 2);
     Table *t = index2table(L, idx);
     tab_set(L, t, s2v(L->top - 2), s2v(L->top - 1)); /* barrier, cache reset */
@@ -767,6 +822,7 @@ LUA_API void lua_rawset(lua_State *L, int idx)
 
 LUA_API void lua_rawseti(lua_State *L, int idx, lua_Integer n)
 {
+    thread_touch(L);
     api_checknelems(L, 1);
     Table *t = index2table(L, idx);
     tab_setint(L, t, n, s2v(L->top - 1));
@@ -775,6 +831,7 @@ LUA_API void lua_rawseti(lua_State *L, int idx, lua_Integer n)
 
 LUA_API void lua_rawsetp(lua_State *L, int idx, const void *p)
 {
+    thread_touch(L);
     api_checknelems(L, 1);
     Table *t = index2table(L, idx);
     TValue key;
@@ -785,6 +842,7 @@ LUA_API void lua_rawsetp(lua_State *L, int idx, const void *p)
 
 LUA_API int lua_setmetatable(lua_State *L, int objindex)
 {
+    thread_touch(L);
     api_checknelems(L, 1);
     TValue *obj = index2value(L, objindex);
     Table *mt;
@@ -823,6 +881,7 @@ LUA_API int lua_setmetatable(lua_State *L, int objindex)
 
 LUA_API int lua_setiuservalue(lua_State *L, int idx, int n)
 {
+    thread_touch(L);
     api_checknelems(L, 1);
     TValue *o = index2value(L, idx);
     api_check(L, ttisfulluserdata(o), "full userdata expected");
@@ -854,6 +913,7 @@ static inline void adjust_results(lua_State *L, int nresults)
 
 LUA_API void lua_callk(lua_State *L, int nargs, int nresults, lua_KContext ctx, lua_KFunction k)
 {
+    thread_touch(L);
     api_check(L, k == NULL || !isLua(L->ci), "cannot use continuations inside hooks");
     api_checknelems(L, nargs + 1);
     api_check(L, L->status == LUA_OK, "cannot do calls on non-normal thread");
@@ -882,6 +942,7 @@ static void run_protected_call(lua_State *L, void *ud)
 
 LUA_API int lua_pcallk(lua_State *L, int nargs, int nresults, int errfunc, lua_KContext ctx, lua_KFunction k)
 {
+    thread_touch(L);
     api_check(L, k == NULL || !isLua(L->ci), "cannot use continuations inside hooks");
     api_checknelems(L, nargs + 1);
     api_check(L, L->status == LUA_OK, "cannot do calls on non-normal thread");
@@ -922,6 +983,7 @@ LUA_API int lua_pcallk(lua_State *L, int nargs, int nresults, int errfunc, lua_K
 
 LUA_API int lua_load(lua_State *L, lua_Reader reader, void *data, const char *chunkname, const char *mode)
 {
+    thread_touch(L);
     Reader z;
     if (chunkname == NULL) chunkname = "?";
     reader_init(L, &z, reader, data);
@@ -942,6 +1004,7 @@ LUA_API int lua_load(lua_State *L, lua_Reader reader, void *data, const char *ch
 
 LUA_API int lua_dump(lua_State *L, lua_Writer writer, void *data, int strip)
 {
+    thread_touch(L);
     api_checknelems(L, 1);
     const TValue *o = s2v(L->top - 1);
     if (!ttisLclosure(o)) return 1;
@@ -950,6 +1013,7 @@ LUA_API int lua_dump(lua_State *L, lua_Writer writer, void *data, int strip)
 
 LUA_API int lua_status(lua_State *L)
 {
+    thread_touch(L);
     return L->status;
 }
 
@@ -959,6 +1023,7 @@ LUA_API int lua_status(lua_State *L)
 
 LUA_API int lua_next(lua_State *L, int idx)
 {
+    thread_touch(L);
     api_checknelems(L, 1);
     Table *t = index2table(L, idx);
     if (tab_next(L, t, L->top - 1)) {
@@ -971,6 +1036,7 @@ LUA_API int lua_next(lua_State *L, int idx)
 
 LUA_API void lua_concat(lua_State *L, int n)
 {
+    thread_touch(L);
     api_checknelems(L, n);
     if (n > 0) {
         vm_concat(L, n);
@@ -983,6 +1049,7 @@ LUA_API void lua_concat(lua_State *L, int n)
 
 LUA_API void lua_len(lua_State *L, int idx)
 {
+    thread_touch(L);
     TValue *t = index2value(L, idx);
     vm_objlen(L, L->top, t);
     api_incr_top(L);
@@ -990,6 +1057,7 @@ LUA_API void lua_len(lua_State *L, int idx)
 
 LUA_API void lua_toclose(lua_State *L, int idx)
 {
+    thread_touch(L);
     StkId o = index2stack(L, idx);
     CallInfo *ci = L->ci;
     api_check(L, L->tbclist < o, "given index below or equal a marked one");
@@ -1000,6 +1068,7 @@ LUA_API void lua_toclose(lua_State *L, int idx)
 
 LUA_API void lua_closeslot(lua_State *L, int idx)
 {
+    thread_touch(L);
     StkId level = index2stack(L, idx);
     api_check(L, call_hastocloseCfunc(L->ci->nresults) && L->tbclist == level,
               "no variable to close at given level");
@@ -1009,30 +1078,35 @@ LUA_API void lua_closeslot(lua_State *L, int idx)
 
 LUA_API lua_Alloc lua_getallocf(lua_State *L, void **ud)
 {
+    thread_touch(L);
     if (ud != NULL) *ud = G(L)->ud;
     return G(L)->frealloc;
 }
 
 LUA_API void lua_setallocf(lua_State *L, lua_Alloc f, void *ud)
 {
+    thread_touch(L);
     G(L)->ud = ud;
     G(L)->frealloc = f;
 }
 
 LUA_API void lua_setwarnf(lua_State *L, lua_WarnFunction f, void *ud)
 {
+    thread_touch(L);
     G(L)->ud_warn = ud;
     G(L)->warnf = f;
 }
 
 LUA_API void lua_warning(lua_State *L, const char *msg, int tocont)
 {
+    thread_touch(L);
     lua_WarnFunction wf = G(L)->warnf;
     if (wf != NULL) wf(G(L)->ud_warn, msg, tocont);
 }
 
 LUA_API lua_CFunction lua_atpanic(lua_State *L, lua_CFunction panicf)
 {
+    thread_touch(L);
     lua_CFunction old = G(L)->panic;
     G(L)->panic = panicf;
     return old;
@@ -1040,12 +1114,14 @@ LUA_API lua_CFunction lua_atpanic(lua_State *L, lua_CFunction panicf)
 
 LUA_API lua_Number lua_version(lua_State *L)
 {
+    thread_touch(L);
     (void)L;
     return LUA_VERSION_NUM;
 }
 
 LUA_API int lua_setcstacklimit(lua_State *L, unsigned int limit)
 {
+    thread_touch(L);
     (void)L;
     (void)limit;
     return TIDE_MAXCCALLS;
@@ -1053,6 +1129,7 @@ LUA_API int lua_setcstacklimit(lua_State *L, unsigned int limit)
 
 LUA_API void *lua_getextraspace(lua_State *L)
 {
+    thread_touch(L);
     return L->extraspace;
 }
 
@@ -1089,6 +1166,7 @@ static const char *find_upvalue(const TValue *fi, int n, TValue **val, GCObject 
 
 LUA_API const char *lua_getupvalue(lua_State *L, int funcindex, int n)
 {
+    thread_touch(L);
     TValue *val = NULL;
     GCObject *owner = NULL;
     const char *name = find_upvalue(index2value(L, funcindex), n, &val, &owner);
@@ -1101,6 +1179,7 @@ LUA_API const char *lua_getupvalue(lua_State *L, int funcindex, int n)
 
 LUA_API const char *lua_setupvalue(lua_State *L, int funcindex, int n)
 {
+    thread_touch(L);
     TValue *val = NULL;
     GCObject *owner = NULL;
     api_checknelems(L, 1);
@@ -1132,6 +1211,7 @@ static UpVal **lclosure_upvalue_ref(lua_State *L, int fidx, int n, LClosure **pf
  */
 LUA_API void *lua_upvalueid(lua_State *L, int fidx, int n)
 {
+    thread_touch(L);
     TValue *fi = index2value(L, fidx);
     switch (ttypetag(fi)) {
     case withvariant(VLCL): {
@@ -1159,6 +1239,7 @@ LUA_API void *lua_upvalueid(lua_State *L, int fidx, int n)
 
 LUA_API void lua_upvaluejoin(lua_State *L, int fidx1, int n1, int fidx2, int n2)
 {
+    thread_touch(L);
     LClosure *f1;
     UpVal **up1 = lclosure_upvalue_ref(L, fidx1, n1, &f1);
     UpVal **up2 = lclosure_upvalue_ref(L, fidx2, n2, NULL);

@@ -124,6 +124,7 @@ _Noreturn void call_throwwithhandler(lua_State *L)
 
 LUA_API int lua_error(lua_State *L)
 {
+    thread_touch(L);
     const TValue *errobj = s2v(L->top - 1);
     /* Re-raising the memory-error message keeps its status. */
     if (ttisstring(errobj) && tsvalue(errobj) == G(L)->memerrmsg) call_throw(L, LUA_ERRMEM);
@@ -668,6 +669,7 @@ static int resume_error(lua_State *L, const char *msg, int narg)
 
 LUA_API int lua_resume(lua_State *L, lua_State *from, int nargs, int *nresults)
 {
+    thread_touch(L);
     if (L->status == LUA_OK) {
         if (L->ci != &L->base_ci)
             return resume_error(L, "cannot resume non-suspended coroutine", nargs);
@@ -694,6 +696,7 @@ LUA_API int lua_resume(lua_State *L, lua_State *from, int nargs, int *nresults)
 
 LUA_API int lua_yieldk(lua_State *L, int nresults, lua_KContext ctx, lua_KFunction k)
 {
+    thread_touch(L);
     CallInfo *ci = L->ci;
     if (luai_unlikely(!yieldable(L))) {
         if (L != G(L)->mainthread)
@@ -717,5 +720,6 @@ LUA_API int lua_yieldk(lua_State *L, int nresults, lua_KContext ctx, lua_KFuncti
 
 LUA_API int lua_isyieldable(lua_State *L)
 {
+    thread_touch(L);
     return yieldable(L);
 }

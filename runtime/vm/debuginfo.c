@@ -67,6 +67,7 @@ static int line_changed(const Proto *p, int oldpc, int newpc)
 
 LUA_API void lua_sethook(lua_State *L, lua_Hook func, int mask, int count)
 {
+    thread_touch(L);
     if (func == NULL || mask == 0) { /* either means "no hook" */
         mask = 0;
         func = NULL;
@@ -83,16 +84,19 @@ LUA_API void lua_sethook(lua_State *L, lua_Hook func, int mask, int count)
 
 LUA_API lua_Hook lua_gethook(lua_State *L)
 {
+    thread_touch(L);
     return L->hook;
 }
 
 LUA_API int lua_gethookmask(lua_State *L)
 {
+    thread_touch(L);
     return L->hookmask;
 }
 
 LUA_API int lua_gethookcount(lua_State *L)
 {
+    thread_touch(L);
     return L->basehookcount;
 }
 
@@ -148,6 +152,7 @@ int dbg_traceexec(lua_State *L, const Instruction *pc)
 
 LUA_API int lua_getstack(lua_State *L, int level, lua_Debug *ar)
 {
+    thread_touch(L);
     if (level < 0) return 0;
     CallInfo *ci = L->ci;
     for (; level > 0 && ci != &L->base_ci; ci = ci->previous) level--;
@@ -192,6 +197,7 @@ static const char *find_local(lua_State *L, CallInfo *ci, int n, StkId *pos)
 
 LUA_API const char *lua_getlocal(lua_State *L, const lua_Debug *ar, int n)
 {
+    thread_touch(L);
     if (ar == NULL) { /* the parameters of the Lua function on the top */
         const TValue *f = s2v(L->top - 1);
         if (!ttisLclosure(f)) return NULL;
@@ -208,6 +214,7 @@ LUA_API const char *lua_getlocal(lua_State *L, const lua_Debug *ar, int n)
 
 LUA_API const char *lua_setlocal(lua_State *L, const lua_Debug *ar, int n)
 {
+    thread_touch(L);
     StkId pos = NULL;
     const char *name = find_local(L, ar->i_ci, n, &pos);
     if (name != NULL) {
@@ -531,6 +538,7 @@ static void push_active_lines(lua_State *L, const TValue *fn)
 
 LUA_API int lua_getinfo(lua_State *L, const char *what, lua_Debug *ar)
 {
+    thread_touch(L);
     CallInfo *ci;
     TValue fn; /* a copy: the stack may move under 'L', and '>' pops it */
     if (*what == '>') {

@@ -177,6 +177,7 @@ lua_State *state_newthread(lua_State *L)
 
 LUA_API lua_State *lua_newthread(lua_State *L)
 {
+    thread_touch(L);
     gc_check(L);
     lua_State *L1 = state_newthread(L);
     setthvalue(L, s2v(L->top), L1);
@@ -212,12 +213,14 @@ int state_resetthread(lua_State *L, int status)
 
 LUA_API int lua_closethread(lua_State *L, lua_State *from)
 {
+    thread_touch(L);
     L->nCcalls = from != NULL ? getCcalls(from) : 0;
     return state_resetthread(L, L->status);
 }
 
 LUA_API int lua_resetthread(lua_State *L)
 {
+    thread_touch(L);
     return lua_closethread(L, NULL);
 }
 
@@ -324,6 +327,7 @@ LUA_API lua_State *lua_newstate(lua_Alloc f, void *ud)
 
 LUA_API void lua_close(lua_State *L)
 {
+    thread_touch(L);
     L = G(L)->mainthread; /* only the main thread closes a state */
     close_state(L, 1);
 }

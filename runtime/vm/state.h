@@ -156,12 +156,22 @@ struct lua_State {
     int basehookcount;
     int hookcount;
     volatile int hookmask;
+    /* Set by a nursery collection that left nothing young on this stack
+     * while the thread was suspended or idle; cleared by thread_touch.
+     * Clean stacks are skipped by nursery collections (minor.c). */
+    uint8_t stack_clean;
     /* lua_getextraspace; aligned for the pointer C code keeps there
      * (stock Lua's block is malloc-aligned) */
     _Alignas(void *) char extraspace[LUA_EXTRASPACE];
 };
 
 #define G(L) ((L)->l_G)
+
+/* Something may store into [L]'s stack (every API entry calls it, and a
+ * resume): the next nursery collection scans it again. Between API calls
+ * and resumes nothing else writes to the stack of a thread that is not
+ * running. */
+#define thread_touch(L) ((L)->stack_clean = 0)
 
 /* nCcalls bookkeeping: C calls in the low 16 bits, non-yieldable in the high. */
 #define yieldable(L) ((((L)->nCcalls) & 0xffff0000) == 0)
