@@ -11,10 +11,12 @@
 --   scripts  tests/scripts/*.lua on every interpreter target, checked against
 --            their expectation comments, and on stock lua5.4 (the oracle)
 --            when they use no extension; the `tide` interpreter runs them
---            twice, the second time with the collector's debug modes
---            (TIDE_GC_DEBUG=SPEC, by default collect-every=1000,verify,poison:
---            a full collection every 1000 allocations, the heap verified
---            around each, freed memory poisoned). The stress run is
+--            three times — the collector's matrix: default settings; with
+--            TIDE_GC_DEBUG=SPEC (by default collect-every=1000,verify,poison:
+--            a collection every 1000 allocations, every eighth a full one,
+--            the heap verified around each, freed memory poisoned); and with
+--            TIDE_GC_DEBUG=tiny-nursery,poison (the smallest nursery: a
+--            nursery collection every 64 KiB). The stress run is
 --            --gc-debug collect-every=1,verify,poison --filter gc-debug
 --            (README.md, "Tests")
 --   host     tests/host/*.lua games run by every host, checked against their
@@ -65,7 +67,8 @@ local TIMEOUT_SECONDS = 300
 local SAMPLE_FRAMES = 300
 
 local options = { bins = {}, filter = nil, verbose = false,
-                  gc_debug = "collect-every=1000,verify,poison" }
+                  gc_debug = "collect-every=1000,verify,poison",
+                  tiny_nursery = "tiny-nursery,poison" }
 do
     local i = 1
     while i <= #arg do
@@ -303,6 +306,9 @@ local function interpreters_in(bin)
         found[#found + 1] = { path = tide, command = shell_quote(tide), lua54 = true, features = { tide = true } }
         found[#found + 1] = { path = tide .. " gc-debug", lua54 = true, features = { tide = true },
                               command = "env TIDE_GC_DEBUG=" .. shell_quote(options.gc_debug) .. " " .. shell_quote(tide) }
+        -- the smallest nursery: a nursery collection every 64 KiB
+        found[#found + 1] = { path = tide .. " tiny-nursery", lua54 = true, features = { tide = true },
+                              command = "env TIDE_GC_DEBUG=" .. shell_quote(options.tiny_nursery) .. " " .. shell_quote(tide) }
     end
     local libcheck = bin .. "/tide-libcheck"
     if file_exists(libcheck) then
