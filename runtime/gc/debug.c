@@ -16,6 +16,8 @@
  *   nursery=SIZE      the nursery size (bytes, or with a k/m/g suffix)
  *   trace             one line on stderr per collection: its kind, time,
  *                     what it promoted, pinned, found in the remembered set
+ *   aging             young objects survive one nursery collection in place
+ *                     before promotion (minor.c)
  *   tiny-nursery      the smallest nursery (TIDE_GC_NURSERY_MIN_SIZE):
  *                     nursery collections all the time
  *
@@ -67,6 +69,8 @@ static void apply_option(GCState *gc, const char *opt)
         gc->verify_before = 1;
     } else if (strcmp(opt, "verify-after") == 0) {
         gc->verify_after = 1;
+    } else if (strcmp(opt, "aging") == 0) {
+        gc->aging = 1;
     } else if (strcmp(opt, "trace") == 0) {
         gc->trace = 1;
     } else if (strcmp(opt, "poison") == 0) {

@@ -226,6 +226,7 @@ typedef struct GCState {
     unsigned long forced;   /* collections collect_every forced */
     uint8_t verify_before, verify_after, poison;
     uint8_t trace;          /* one line on stderr per collection */
+    uint8_t aging;          /* survive one nursery collection in place (minor.c) */
     size_t nursery_size;    /* the size the nursery is made with */
 
     /* --- GC handles --- */

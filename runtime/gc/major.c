@@ -743,3 +743,61 @@ void major_set_on_free(MajorHeap *h, major_OnFree on_free, void *ud)
     h->cfg.on_free = on_free;
     h->cfg.free_ud = ud;
 }
+
+/* --- evacuation (major.h) ------------------------------------------------------------------
+ * The owner chooses the blocks and moves the objects; here only what needs
+ * the heap's lists. Nothing below sweeps or asks obtain for memory: it
+ * runs after a mark, before major_begin_sweep, when every block is swept
+ * and the mark bits are the owner's. */
+
+void major_foreach_block(MajorHeap *h, major_BlockFn fn, void *ud)
+{
+    for_each_used_block(h, b, fn(ud, b));
+}
+
+size_t major_free_block_count(const MajorHeap *h)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < h->narenas; i++) {
+        const MajorArena *a = h->arenas[i];
+        n += (size_t)__builtin_popcountll((unsigned long long)(~a->used & arena_full_mask(a)));
+    }
+    return n;
+}
+
+int major_evacuate_block(MajorHeap *h, MajorBlock *b)
+{
+    if (b->state != MAJOR_BLOCK_SWEPT) return 0;
+    /* A swept block with free slots is current or on the available list
+     * (the invariants at the top); a full one is on neither. */
+    if (h->current[b->kind][b->class_index] == b)
+        h->current[b->kind][b->class_index] = NULL;
+    else
+        list_remove(&h->avail[b->kind][b->class_index], b);
+    b->state = MAJOR_BLOCK_EVACUATING;
+    return 1;
+}
+
+void *major_alloc_in_class(MajorHeap *h, int c, int kind)
+{
+    if (c < 0 || c >= nclasses || (unsigned)kind >= MAJOR_KINDS) return NULL;
+    MajorBlock *b = h->current[kind][c];
+    if (b == NULL || b->free_list == NULL) {
+        /* as refill_, without its sweeps and without a new arena */
+        h->current[kind][c] = NULL;
+        b = list_pop(&h->avail[kind][c]);
+        if (b == NULL) b = take_free_block(h, kind, c);
+        if (b == NULL) return NULL;
+        h->current[kind][c] = b;
+    }
+    lua_assert(b->state == MAJOR_BLOCK_SWEPT && b->free_list != NULL);
+    char *p = b->free_list;
+    memcpy(&b->free_list, p, sizeof(void *));
+    b->nfree--;
+    unsigned i = major_slot_of(b, p);
+    b->alloc[i >> 6] |= (uint64_t)1 << (i & 63);
+    if (h->allocate_black)
+        atomic_fetch_or_explicit(&b->mark[i >> 6], (uint64_t)1 << (i & 63), memory_order_relaxed);
+    h->slot_bytes += b->obj_size;
+    return p;
+}

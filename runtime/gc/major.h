@@ -294,4 +294,54 @@ TIDE_INTERNAL void major_foreach(MajorHeap *h, major_ObjectFn fn, void *ud);
 
 TIDE_INTERNAL void major_stats(const MajorHeap *h, MajorStats *out);
 
+/* --- evacuation ----------------------------------------------------------------------
+ * Between the end of a mark and major_begin_sweep, with every block swept
+ * (as at the start of any mark), the owner may copy the marked objects of
+ * sparse blocks into other blocks of their class (evacuate.c). The heap
+ * only finds blocks and slots for it: the owner moves the objects, fixes
+ * every reference to them, and moves the marks (the copy's set, the
+ * original's cleared), so that the sweep frees the originals and, when
+ * nothing marked is left in it, the block.
+ *
+ * An evacuating block is swept but off the allocation lists (current and
+ * available): no allocation takes a slot of it until major_begin_sweep,
+ * which sweeps it like every other block in use (and so ends the state).
+ * Its allocated bits stay the truth for major_object_containing and
+ * major_foreach, as in any swept block. */
+#define MAJOR_BLOCK_EVACUATING 3
+
+/* Slots of [b] that are allocated and marked. */
+static inline unsigned major_block_marked_count(const MajorBlock *b)
+{
+    unsigned words = ((unsigned)b->count + 63) >> 6, n = 0;
+    for (unsigned w = 0; w < words; w++)
+        n += (unsigned)__builtin_popcountll(
+            (unsigned long long)(b->alloc[w] & atomic_load_explicit(&b->mark[w], memory_order_relaxed)));
+    return n;
+}
+/* Clear the mark bit of [obj] (its marked copy lives elsewhere now). For a
+ * marker that runs alone, as major_mark. */
+static inline void major_unmark(void *obj)
+{
+    MajorBlock *b = major_block_of(obj);
+    unsigned i = major_slot_of(b, obj);
+    uint64_t w = atomic_load_explicit(&b->mark[i >> 6], memory_order_relaxed);
+    atomic_store_explicit(&b->mark[i >> 6], w & ~((uint64_t)1 << (i & 63)), memory_order_relaxed);
+}
+/* [fn] on every block in use, in address order. [fn] must not allocate. */
+typedef void (*major_BlockFn)(void *ud, MajorBlock *b);
+TIDE_INTERNAL void major_foreach_block(MajorHeap *h, major_BlockFn fn, void *ud);
+/* Blocks of the heap's arenas that hold no class now: each can become a
+ * block of any class without asking obtain for memory. */
+TIDE_INTERNAL size_t major_free_block_count(const MajorHeap *h);
+/* Make the swept block [b] evacuating (see above); 0 (and nothing done)
+ * when it is not swept. */
+TIDE_INTERNAL int major_evacuate_block(MajorHeap *h, MajorBlock *b);
+/* An uninitialized slot of class [c] and [kind] for a copy: from a block
+ * of the class with a free slot that is not evacuating, else from a free
+ * block of an arena already held; never a new arena, never a sweep. NULL
+ * when there is no such slot. Marked under black allocation, like
+ * major_alloc. */
+TIDE_INTERNAL void *major_alloc_in_class(MajorHeap *h, int c, int kind);
+
 #endif

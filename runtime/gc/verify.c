@@ -288,6 +288,7 @@ static void check_header(Verifier *v, const GCObject *o)
     int space = gc_isyoung(v->g, o) ? GC_SPACE_NURSERY : o->age;
     if (o->age != space) fail(v, o, "is in space %d but its header says %d", space, o->age);
     if (o->flags & (GCF_PINNED | GCF_FORWARDED)) fail(v, o, "keeps a collection's flags 0x%x", o->flags);
+    if ((o->flags & GCF_AGED) && space != GC_SPACE_NURSERY) fail(v, o, "is old but marked aged");
     if ((o->flags & GCF_FINALIZED) && !(o->flags & GCF_FINALIZABLE)) fail(v, o, "is finalized but not finalizable");
     if (o->tt == HT_PROTO || o->tt == HT_THREAD || o->tt == HT_UDATA) {
         if (space == GC_SPACE_NURSERY) fail(v, o, "is young but must be born old");

@@ -27,6 +27,7 @@
 #define GCF_FINALIZED 0x10    /* its finalizer was scheduled: never again */
 #define GCF_CEMENTED 0x20     /* pinned as a root until the next major collection */
 #define GCF_FIXED 0x40        /* permanent (gc_fix): never collected, never moved */
+#define GCF_AGED 0x80         /* young, and survived a nursery collection in place */
 
 /*
  * The 8-byte header. [tt] is the object's tag (value.h) without
