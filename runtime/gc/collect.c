@@ -14,7 +14,9 @@
  *      they reach) again; propagate and settle ephemerons;
  *   4. clear weak keys, the weak values of tables first reached in step 3,
  *      and tracking weak handles;
- *   5. sweep; set the next threshold.
+ *   5. when the program asked for this collection (lua_gc "collect") or
+ *      memory ran out, and low-latency mode is off: evacuate sparse blocks
+ *      of the major heap (evacuate.c); sweep; set the next threshold.
  * Finalizers are not run here: callers at safe points run them afterwards.
  *
  * Pacing: nursery collections run whenever the nursery is full. A full
@@ -76,6 +78,17 @@ void gc_collect(lua_State *L, GCReason reason)
     uint64_t start = gc_now_ns();
     size_t heap_before = gc_total(gc);
     gc->collecting = 1;
+    /* Whether this collection may compact the major heap (evacuate.c) is
+     * settled before the mark: its conservative scan must then record what
+     * the C stack holds. */
+    int evacuate = gc_evacuation_allowed(gc, reason);
+    gc->sync_requested = 0;
+    gc->may_evacuate = (uint8_t)evacuate;
+    gc->stack_roots.n = 0;
+    gc->stack_roots_lost = 0;
+    memset(&gc->evac_last, 0, sizeof gc->evac_last);
+    MajorStats major_before;
+    if (gc->trace && evacuate) major_stats(gc->major, &major_before);
     gc_nursery_seal(gc);
     if (gc->verify_before) gc_verify_heap(L, "before a full collection");
 
@@ -104,9 +117,12 @@ void gc_collect(lua_State *L, GCReason reason)
     gc_handles_clear(gc, HANDLE_WEAK_TRACK);
     /* 5 */
     gc_remembered_filter(gc);
+    gc_cemented_filter(gc);
+    if (evacuate) gc_evacuate(L, reason);
     gc_sweep(L, reason == GC_REASON_SAFE_POINT);
     gc_cards_forget_freed(gc);
     gc_nursery_drop_dead(gc);
+    if (reason == GC_REASON_EMERGENCY) gc_nursery_shrink(gc);
     /* The grey stack is scratch: the peak of one collection (a table of a
      * million entries) should not stay in the heap's count. It regrows in
      * a few doublings, and a failed growth only means a rescan. */
@@ -120,7 +136,17 @@ void gc_collect(lua_State *L, GCReason reason)
     gc_set_debt(gc);
     uint64_t duration = gc_now_ns() - start;
     gc->last_pause_ns = duration;
-    if (gc->trace)
+    if (gc->trace && evacuate) {
+        MajorStats major_after;
+        major_stats(gc->major, &major_after);
+        fprintf(stderr, "tide gc: full collection %llu: %.3f ms, heap %zu -> %zu bytes, "
+                        "evacuated %zu of %zu blocks chosen (%zu objects, %zu bytes) in %.3f ms, "
+                        "major blocks %zu -> %zu, arenas %zu -> %zu bytes\n",
+                (unsigned long long)gc->collections, (double)duration / 1e6, heap_before, gc_total(gc),
+                gc->evac_last.blocks, gc->evac_last.chosen, gc->evac_last.objects, gc->evac_last.bytes,
+                (double)gc->evac_last.ns / 1e6, major_before.blocks_used, major_after.blocks_used,
+                major_before.arena_bytes, major_after.arena_bytes);
+    } else if (gc->trace)
         fprintf(stderr, "tide gc: full collection %llu: %.3f ms, heap %zu -> %zu bytes\n",
                 (unsigned long long)gc->collections, (double)duration / 1e6, heap_before, gc_total(gc));
     gc_frames_note_pause(gc, reason == GC_REASON_EMERGENCY ? TIDE_GC_PAUSE_EMERGENCY : TIDE_GC_PAUSE_SYNC_MAJOR,

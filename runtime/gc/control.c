@@ -4,7 +4,8 @@
  * Mutator only. lua_gc keeps the meaning of every option of Lua 5.4 so
  * that programs written for stock Lua run unchanged; the collector behind
  * it is the stop-the-world one of this folder, so:
- *  - LUA_GCCOLLECT is a full collection, then every pending finalizer;
+ *  - LUA_GCCOLLECT is a full collection — one that may compact the major
+ *    heap (evacuate.c) — then every pending finalizer;
  *  - LUA_GCSTEP with 0 is a full collection (the smallest unit of work a
  *    stop-the-world collector has); with n > 0 it counts as n KiB of
  *    allocation and collects if that makes a collection due; it returns 1
@@ -105,6 +106,7 @@ void gc_freeall(lua_State *L)
     gc_vec_free(gc, &gc->threads);
     gc_vec_free(gc, &gc->rs_objects);
     gc_vec_free(gc, &gc->dirty_blocks);
+    gc_vec_free(gc, &gc->cemented);
     gc_vec_free(gc, &gc->released_los);
     if (gc->rs_slots != NULL) gc_internal_realloc(gc, gc->rs_slots, gc->rs_slots_cap * sizeof(RememberedSlot), 0);
     gc_vec_free(gc, &gc->pinned);
@@ -163,7 +165,9 @@ __attribute__((noinline)) static int gc_control(lua_State *L, int what, const in
         gc_set_debt(gc);
         break;
     case LUA_GCCOLLECT:
+        gc->sync_requested = 1; /* the program's own: it may evacuate (evacuate.c) */
         collect_and_finalize(L);
+        gc->sync_requested = 0;
         break;
     case LUA_GCCOUNT:
         res = (int)(gc_total(gc) >> 10);

@@ -18,6 +18,10 @@
  *                     what it promoted, pinned, found in the remembered set
  *   aging             young objects survive one nursery collection in place
  *                     before promotion (minor.c)
+ *   evacuate-all      a full collection that evacuates (lua_gc "collect", a
+ *                     memory emergency) moves every major block it can, not
+ *                     only sparse ones (evacuate.c): a stress test of the
+ *                     fix-up
  *   tiny-nursery      the smallest nursery (TIDE_GC_NURSERY_MIN_SIZE):
  *                     nursery collections all the time
  *
@@ -69,6 +73,8 @@ static void apply_option(GCState *gc, const char *opt)
         gc->verify_before = 1;
     } else if (strcmp(opt, "verify-after") == 0) {
         gc->verify_after = 1;
+    } else if (strcmp(opt, "evacuate-all") == 0) {
+        gc->evacuate_all = 1;
     } else if (strcmp(opt, "aging") == 0) {
         gc->aging = 1;
     } else if (strcmp(opt, "trace") == 0) {

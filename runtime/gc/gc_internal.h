@@ -15,7 +15,11 @@
  *             (los.h), never moved;
  *   external  the main thread, which lua_newstate allocates itself.
  * Objects that own plain memory or whose address C keeps (prototypes,
- * userdata, threads) are born old. Old objects never move.
+ * userdata, threads) are born old. Old objects move only when a full
+ * collection the program asked for (or a memory emergency) evacuates a
+ * sparse block of the major heap (evacuate.c); userdata, threads, fixed
+ * objects and whatever the C stack or an active C function's stack slots
+ * name never move.
  *
  * The generational invariant (checked by verify.c): every reference from an
  * old object to a young one lies on a dirty card — the card of the slot for
@@ -154,6 +158,13 @@ typedef struct RememberedSlot {
 #define rs_part(e) ((Part *)(void *)((e).part & ~(uintptr_t)15))
 #define rs_kind(e) ((int)((e).part & 15))
 
+/* What an evacuation did (evacuate.c): blocks emptied (freed by the sweep
+ * that follows), objects and slot bytes copied, blocks chosen, time. */
+typedef struct GCEvacStats {
+    size_t blocks, objects, bytes, chosen;
+    uint64_t ns;
+} GCEvacStats;
+
 typedef struct GCState {
     GlobalState *g;
 
@@ -167,6 +178,8 @@ typedef struct GCState {
     size_t tobefnz_head;
     GCVec fixed;            /* fixed objects (gc_fix), marked by every full collection */
     GCVec pinned;           /* nursery objects pinned by the current collection */
+    GCVec cemented;         /* pinned objects that are roots of every nursery
+                               collection until a full one finds them dead */
     /* the remembered set (cards.c) */
     RememberedSlot *rs_slots; /* the slot log */
     size_t rs_nslots, rs_slots_cap;
@@ -209,6 +222,16 @@ typedef struct GCState {
     uint64_t collections;   /* completed full collections */
     uint64_t minors;        /* completed nursery collections */
 
+    /* --- evacuation (evacuate.c) --- */
+    uint8_t sync_requested; /* lua_gc(LUA_GCCOLLECT) asked for the next full
+                               collection: it may evacuate (gc_collect clears it) */
+    uint8_t may_evacuate;   /* the full collection in progress may evacuate: its
+                               conservative scan records the major objects it finds */
+    uint8_t stack_roots_lost; /* ... and could not record them all: nothing moves */
+    GCVec stack_roots;      /* those objects; emptied and freed by gc_evacuate */
+    GCEvacStats evac_last;  /* the last full collection's evacuation */
+    GCEvacStats evac_total; /* every evacuation so far */
+
     /* --- marking --- */
     GCVec grey;             /* objects marked (or promoted) but not traversed */
     int grey_overflow;      /* the grey stack could not grow: rescan (mark.c) */
@@ -226,6 +249,7 @@ typedef struct GCState {
     unsigned long forced;   /* collections collect_every forced */
     uint8_t verify_before, verify_after, poison;
     uint8_t trace;          /* one line on stderr per collection */
+    uint8_t evacuate_all;   /* evacuations move every block they can (evacuate.c) */
     uint8_t aging;          /* survive one nursery collection in place (minor.c) */
     size_t nursery_size;    /* the size the nursery is made with */
 
@@ -288,6 +312,11 @@ TIDE_INTERNAL void gc_nursery_seal(GCState *gc);
 /* After a nursery collection: everything but the pinned objects (sorted
  * in gc->pinned) becomes free fragments; opens no window. */
 TIDE_INTERNAL void gc_nursery_reset(GCState *gc);
+/* The same, finding the pinned objects by their flag (no memory needed:
+ * when the pinned list could not grow). */
+TIDE_INTERNAL void gc_nursery_reset_by_flags(GCState *gc);
+/* After an emergency collection: give back (part of) an empty nursery. */
+TIDE_INTERNAL void gc_nursery_shrink(GCState *gc);
 /* After a full collection's mark: unmarked nursery objects become free. */
 TIDE_INTERNAL void gc_nursery_drop_dead(GCState *gc);
 /* The size of the object or filler at [p] in a sealed nursery. */
@@ -301,6 +330,9 @@ TIDE_INTERNAL void gc_nursery_find(GCState *gc, const uintptr_t *w, size_t n,
 #define gc_in_nursery(gc, p) gc_isyoung((gc)->g, (p))
 
 /* --- minor.c --------------------------------------------------------------------- */
+/* A full collection, after marking: cemented objects it did not reach
+ * are cemented no more (they die with the nursery's other dead). */
+TIDE_INTERNAL void gc_cemented_filter(GCState *gc);
 /* Log string-table bucket [bucket] for the next nursery collection. */
 TIDE_INTERNAL void gc_note_string_bucket_(GCState *gc, unsigned int bucket);
 /* A nursery collection (world stopped, on the mutator). [reason] as for
@@ -416,10 +448,11 @@ TIDE_INTERNAL void gc_heap_foreach(GCState *gc, int with_nursery, void (*fn)(voi
  * and the C stack and registers of the calling OS thread (conservatively). */
 TIDE_INTERNAL void gc_mark_roots(lua_State *L);
 /* The words of the calling OS thread's C stack and registers (but the
- * precise windows) that fall in [lo, hi): sorted and distinct in *out
- * (gc->cand or the fallback buffer); returns how many. When the buffer is
- * short, the words that did not fit are lost and *complete is 0. */
-TIDE_INTERNAL size_t gc_stack_words(GCState *gc, uintptr_t lo, uintptr_t hi, uintptr_t **out, int *complete);
+ * precise windows) that fall in [lo, hi), sorted and distinct, handed to
+ * [fn] — in several batches when memory for one buffer is short (each
+ * batch sorted on its own). */
+typedef void (*gc_WordsFn)(void *ud, const uintptr_t *w, size_t n);
+TIDE_INTERNAL void gc_stack_words(GCState *gc, uintptr_t lo, uintptr_t hi, gc_WordsFn fn, void *ud);
 /* Zero the stack below the caller's frame (roots.c): call it at an entry
  * point before a collection. */
 TIDE_INTERNAL void gc_scrub_stack(void);
@@ -468,6 +501,30 @@ TIDE_INTERNAL void gc_set_debt(GCState *gc);
 /* Bytes in use: old objects, raw blocks and the nursery's used part. */
 TIDE_INTERNAL size_t gc_total(GCState *gc);
 TIDE_INTERNAL uint64_t gc_now_ns(void);
+
+/* --- evacuate.c -------------------------------------------------------------------- */
+/* May a full collection started for [reason] evacuate? Only a synchronous
+ * one the program asked for (sync_requested) or a memory emergency, and
+ * never in low-latency mode (allow_sync_major == 0). */
+static inline int gc_evacuation_allowed(const GCState *gc, GCReason reason)
+{
+    if (!gc->allow_sync_major || gc->major == NULL) return 0;
+    return reason == GC_REASON_EMERGENCY || (reason == GC_REASON_SAFE_POINT && gc->sync_requested);
+}
+/* The conservative scan of a full collection that may evacuate found the
+ * major object [o]: it must stay where it is (roots.c). */
+static inline void gc_note_stack_root(GCState *gc, GCObject *o)
+{
+    if (!gc_vec_push(gc, &gc->stack_roots, o)) gc->stack_roots_lost = 1;
+}
+/* A full collection started for [reason], after its mark (weak entries
+ * cleared, finalizable objects separated, remembered set filtered) and
+ * before its sweep: copy the marked objects of sparse major blocks into
+ * other blocks of their class and fix every reference to them (evacuate.c
+ * says what moves). Fills evac_last; frees stack_roots; allocates nothing
+ * in the heap but the copies' slots (in an emergency, never a new arena),
+ * and never collects. */
+TIDE_INTERNAL void gc_evacuate(lua_State *L, GCReason reason);
 
 /* --- handles.c --------------------------------------------------------------------- */
 TIDE_INTERNAL void gc_handles_mark_strong(GCState *gc);

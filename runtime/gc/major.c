@@ -778,15 +778,16 @@ int major_evacuate_block(MajorHeap *h, MajorBlock *b)
     return 1;
 }
 
-void *major_alloc_in_class(MajorHeap *h, int c, int kind)
+void *major_alloc_in_class(MajorHeap *h, int c, int kind, int grow)
 {
     if (c < 0 || c >= nclasses || (unsigned)kind >= MAJOR_KINDS) return NULL;
     MajorBlock *b = h->current[kind][c];
     if (b == NULL || b->free_list == NULL) {
-        /* as refill_, without its sweeps and without a new arena */
+        /* as refill_, without its sweeps, and with a new arena only if asked */
         h->current[kind][c] = NULL;
         b = list_pop(&h->avail[kind][c]);
         if (b == NULL) b = take_free_block(h, kind, c);
+        if (b == NULL && grow && add_arena(h)) b = take_free_block(h, kind, c);
         if (b == NULL) return NULL;
         h->current[kind][c] = b;
     }
@@ -800,4 +801,9 @@ void *major_alloc_in_class(MajorHeap *h, int c, int kind)
         atomic_fetch_or_explicit(&b->mark[i >> 6], (uint64_t)1 << (i & 63), memory_order_relaxed);
     h->slot_bytes += b->obj_size;
     return p;
+}
+
+unsigned major_arena_blocks(const MajorHeap *h)
+{
+    return h->cfg.blocks_per_arena;
 }

@@ -328,7 +328,8 @@ static inline void major_unmark(void *obj)
     uint64_t w = atomic_load_explicit(&b->mark[i >> 6], memory_order_relaxed);
     atomic_store_explicit(&b->mark[i >> 6], w & ~((uint64_t)1 << (i & 63)), memory_order_relaxed);
 }
-/* [fn] on every block in use, in address order. [fn] must not allocate. */
+/* [fn] on every block in use, in address order. [fn] must not allocate in
+ * the heap. */
 typedef void (*major_BlockFn)(void *ud, MajorBlock *b);
 TIDE_INTERNAL void major_foreach_block(MajorHeap *h, major_BlockFn fn, void *ud);
 /* Blocks of the heap's arenas that hold no class now: each can become a
@@ -339,9 +340,11 @@ TIDE_INTERNAL size_t major_free_block_count(const MajorHeap *h);
 TIDE_INTERNAL int major_evacuate_block(MajorHeap *h, MajorBlock *b);
 /* An uninitialized slot of class [c] and [kind] for a copy: from a block
  * of the class with a free slot that is not evacuating, else from a free
- * block of an arena already held; never a new arena, never a sweep. NULL
- * when there is no such slot. Marked under black allocation, like
- * major_alloc. */
-TIDE_INTERNAL void *major_alloc_in_class(MajorHeap *h, int c, int kind);
+ * block of an arena already held, else — only with [grow] — from a new
+ * arena. Never sweeps. NULL when there is no such slot (or obtain refuses
+ * the arena). Marked under black allocation, like major_alloc. */
+TIDE_INTERNAL void *major_alloc_in_class(MajorHeap *h, int c, int kind, int grow);
+/* Blocks per arena (what a new arena adds). */
+TIDE_INTERNAL unsigned major_arena_blocks(const MajorHeap *h);
 
 #endif

@@ -47,6 +47,12 @@
 #include "gc_internal.h"
 #include "../vm/funcs.h"
 
+/* References counted from old objects to one pinned object (cementing). */
+typedef struct CementCount {
+    GCObject *o;
+    uint32_t refs;
+} CementCount;
+
 typedef struct Minor {
     GCState *gc;
     GlobalState *g;
@@ -56,6 +62,8 @@ typedef struct Minor {
     int no_promote;      /* walking the old spaces: pin, never allocate there */
     size_t logged_slots, logged_objects; /* the remembered set's logs, for the trace */
     lua_State *running;  /* the thread the collection was started from */
+    CementCount *counts; /* references from old objects to pinned ones */
+    size_t counts_cap, counts_used, cemented;
     int aging;           /* objects survive one collection in place before promotion */
 } Minor;
 
@@ -121,14 +129,16 @@ static inline GCObject *forward(Minor *m, GCObject *o)
     return promote(m, o);
 }
 
-/* Fix one reference; returns 1 if it still leads to a young object. */
+/* Fix one reference; returns 1 if it still leads to a young object that
+ * is not cemented (a cemented one is a root: nothing needs to remember
+ * it). */
 static inline int fix_ref(Minor *m, GCObject **ref)
 {
     GCObject *o = *ref;
     if (o == NULL || !young(m, o)) return 0;
     o = forward(m, o);
     *ref = o;
-    return young(m, o);
+    return young(m, o) && !(o->flags & GCF_CEMENTED);
 }
 
 static inline int fix_value(Minor *m, TValue *v)
@@ -141,15 +151,64 @@ static inline int fix_value(Minor *m, TValue *v)
 
 /* --- scanning objects -------------------------------------------------------------- */
 
+/* --- cementing -------------------------------------------------------------------------
+ * A pinned object that many old objects reference would keep all their
+ * slots in the remembered set, collection after collection. Once
+ * CEMENT_REFS references from old objects to it are found in one
+ * collection, it is cemented instead: it stays in place and is a root of
+ * every nursery collection (so nothing needs to remember it) until a full
+ * collection finds it dead. References are counted in a small table keyed
+ * by the pinned object, made on demand; without memory for it nothing is
+ * cemented. */
+#define CEMENT_REFS 64
+
+static void cement(Minor *m, GCObject *o)
+{
+    if (!gc_vec_push(m->gc, &m->gc->cemented, o)) return;
+    o->flags |= GCF_CEMENTED;
+    m->cemented++;
+}
+
+/* A reference from an old object leads to the young [o] after the fix:
+ * 1 if it must be remembered, 0 if [o] is (now) cemented. */
+static int keep_old_ref(Minor *m, GCObject *o)
+{
+    if (m->counts == NULL) {
+        size_t cap = 64;
+        while (cap < m->gc->pinned.n * 2) cap *= 2;
+        m->counts = gc_internal_realloc(m->gc, NULL, 0, cap * sizeof(CementCount));
+        if (m->counts == NULL) return 1;
+        memset(m->counts, 0, cap * sizeof(CementCount));
+        m->counts_cap = cap;
+    }
+    size_t mask = m->counts_cap - 1;
+    size_t i = ((uintptr_t)o >> 4) * 0x9E3779B97F4A7C15ull >> 20 & mask;
+    for (size_t probes = 0; probes < m->counts_cap; probes++, i = (i + 1) & mask) {
+        CementCount *c = &m->counts[i];
+        if (c->o == NULL) {
+            if (m->counts_used * 2 >= m->counts_cap) return 1; /* full enough: stop counting */
+            c->o = o;
+            m->counts_used++;
+        }
+        if (c->o != o) continue;
+        if (++c->refs < CEMENT_REFS) return 1;
+        cement(m, o);
+        return !(o->flags & GCF_CEMENTED);
+    }
+    return 1;
+}
+
 /* [count] nodes of old (or young) storage [p] from [n]. */
 static void scan_part_nodes(Minor *m, Part *p, Node *n, size_t count)
 {
     int remember = !young(m, p);
     for (; count > 0; count--, n++) {
         /* a node may straddle two cards: each field keeps its own entry */
-        if (fix_value(m, gval(n)) && remember) gc_remember_slot(m->gc, p, gval(n));
+        if (fix_value(m, gval(n)) && remember && keep_old_ref(m, gcvalue(gval(n))))
+            gc_remember_slot(m->gc, p, gval(n));
         if (n->key_tt & BIT_COLLECTABLE) {
-            if (fix_ref(m, &n->key_val.gc) && remember) gc_remember_slot(m->gc, p, &n->key_val);
+            if (fix_ref(m, &n->key_val.gc) && remember && keep_old_ref(m, n->key_val.gc))
+                gc_remember_slot(m->gc, p, &n->key_val);
         } else if (n->key_tt == LUA_TNUMTYPES_DEADKEY && young(m, n->key_val.gc)) {
             /* a dead key names its object only for `next`: follow a
              * move, never keep it alive (nor remembered) */
@@ -168,7 +227,7 @@ static void scan_part_range(Minor *m, Part *p, char *lo, char *hi)
         size_t first = (size_t)(lo - payload) / sizeof(TValue);
         size_t last = ((size_t)(hi - payload) + sizeof(TValue) - 1) / sizeof(TValue);
         for (size_t i = first; i < last; i++)
-            if (fix_value(m, &a[i]) && remember) gc_remember_slot(m->gc, p, &a[i]);
+            if (fix_value(m, &a[i]) && remember && keep_old_ref(m, gcvalue(&a[i]))) gc_remember_slot(m->gc, p, &a[i]);
     } else if (p->pad == PART_NODES) {
         size_t first = (size_t)(lo - payload) / sizeof(Node);
         size_t last = ((size_t)(hi - payload) + sizeof(Node) - 1) / sizeof(Node);
@@ -326,24 +385,19 @@ static void for_each_thread(Minor *m, void (*fn)(Minor *m, lua_State *th))
 
 /* --- roots --------------------------------------------------------------------------- */
 
-static void pin_everything(Minor *m)
+static void pin_words(void *ud, const uintptr_t *w, size_t n)
 {
-    gc_nursery_foreach(m->gc, pin_cb, m);
+    Minor *m = ud;
+    gc_nursery_find(m->gc, w, n, pin_cb, m);
 }
 
 static void pin_roots(Minor *m)
 {
     GCState *gc = m->gc;
     Nursery *ns = &gc->nursery;
-    uintptr_t *words;
-    int complete;
-    size_t n = gc_stack_words(gc, (uintptr_t)ns->lo, (uintptr_t)ns->hi, &words, &complete);
-    if (!complete) { /* no memory to read the stack whole: move nothing */
-        pin_everything(m);
-        return;
-    }
-    gc_nursery_find(gc, words, n, pin_cb, m);
+    gc_stack_words(gc, (uintptr_t)ns->lo, (uintptr_t)ns->hi, pin_words, m);
     for_each_thread(m, pin_c_frames);
+    for (size_t i = 0; i < gc->cemented.n; i++) pin(m, gc->cemented.items[i]);
 }
 
 static void handle_value_cb(void *ud, TValue *v)
@@ -360,7 +414,7 @@ static void scan_logged_slot(Minor *m, RememberedSlot e)
     Part *p = rs_part(e);
     if (rs_kind(e) == PART_ARRAY) {
         TValue *v = e.slot;
-        if (fix_value(m, v)) gc_remember_slot(m->gc, p, v);
+        if (fix_value(m, v) && keep_old_ref(m, gcvalue(v))) gc_remember_slot(m->gc, p, v);
     } else { /* the node holding the slot: its value and its key */
         char *payload = part_payload(p);
         size_t i = (size_t)((char *)e.slot - payload) / sizeof(Node);
@@ -429,6 +483,11 @@ static void fix_roots(Minor *m)
     gc_cards_visit(gc, card_object_cb, card_part_cb, m);
 }
 
+static void scan_if_pinned_cb(void *ud, GCObject *o)
+{
+    if (o->flags & GCF_PINNED) scan_object(ud, o);
+}
+
 /* After an overflow some copies or pinned objects were not queued: scan
  * every old object and every pinned one again (scanning is idempotent).
  * The walk over the old spaces must not allocate in them, so what it
@@ -442,7 +501,10 @@ static void rescan_all(Minor *m)
         gc_heap_foreach(m->gc, 0, card_object_cb, m);
         m->no_promote = 0;
         drain(m);
-        for (size_t i = 0; i < m->gc->pinned.n; i++) scan_object(m, m->gc->pinned.items[i]);
+        if (m->pins_lost) /* pinned objects the list lost: find them by their flag */
+            gc_nursery_foreach(m->gc, scan_if_pinned_cb, m);
+        else
+            for (size_t i = 0; i < m->gc->pinned.n; i++) scan_object(m, m->gc->pinned.items[i]);
         drain(m);
     }
 }
@@ -553,6 +615,19 @@ static void unpin_cb(void *ud, GCObject *o)
     o->flags &= (uint8_t)~GCF_PINNED;
 }
 
+void gc_cemented_filter(GCState *gc)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < gc->cemented.n; i++) {
+        GCObject *o = gc->cemented.items[i];
+        if (gc_ismarked(gc, o))
+            gc->cemented.items[kept++] = o;
+        else
+            o->flags &= (uint8_t)~GCF_CEMENTED;
+    }
+    gc->cemented.n = kept;
+}
+
 /* --- the string-bucket log ------------------------------------------------------------------------ */
 
 void gc_note_string_bucket_(GCState *gc, unsigned int bucket)
@@ -619,10 +694,12 @@ void gc_minor(lua_State *L, int reason, int inside_full)
     if (!m.pins_lost) {
         gc_nursery_reset(gc);
         unpin_all(gc);
-    } else { /* the pinned objects are not all listed: free nothing */
+    } else { /* the pinned objects are not all listed: find them by their flag */
+        gc_nursery_reset_by_flags(gc);
         gc_nursery_foreach(gc, unpin_cb, NULL);
     }
     gc->pinned.n = 0;
+    if (m.counts != NULL) gc_internal_realloc(gc, m.counts, m.counts_cap * sizeof(CementCount), 0);
     gc_free_released(gc);
     gc->promoted += m.promoted;
     gc->minors++;
@@ -631,9 +708,9 @@ void gc_minor(lua_State *L, int reason, int inside_full)
     gc->collecting = was_collecting;
     if (gc->trace)
         fprintf(stderr, "tide gc: nursery collection %llu: %.3f ms, promoted %zu bytes, pinned %zu bytes, "
-                        "logged %zu slots and %zu objects\n",
+                        "logged %zu slots and %zu objects, cemented %zu (%zu in all)\n",
                 (unsigned long long)gc->minors, (double)(gc_now_ns() - start) / 1e6, m.promoted,
-                gc->nursery.pinned_bytes, m.logged_slots, m.logged_objects);
+                gc->nursery.pinned_bytes, m.logged_slots, m.logged_objects, m.cemented, gc->cemented.n);
     if (!inside_full) {
         gc_set_debt(gc);
         uint64_t duration = gc_now_ns() - start;

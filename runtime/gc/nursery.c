@@ -210,8 +210,12 @@ void gc_nursery_find(GCState *gc, const uintptr_t *w, size_t n, void (*fn)(void 
     Nursery *ns = &gc->nursery;
     if (ns->raw == NULL || n == 0) return;
     lua_assert(gc->g->alloc_ptr == NULL);
+    /* the words outside the region go (full collections pass them all) */
     size_t k = 0;
-    for (char *p = ns->lo; p < ns->hi && k < n;) {
+    while (k < n && w[k] < (uintptr_t)ns->lo) k++;
+    while (n > k && w[n - 1] >= (uintptr_t)ns->hi) n--;
+    char *p = ns->lo;
+    while (k < n && p < ns->hi) {
         GCObject *o = (GCObject *)(void *)p;
         size_t span = gc_nursery_object_span(o);
         uintptr_t start = (uintptr_t)p, end = start + span;
@@ -221,26 +225,78 @@ void gc_nursery_find(GCState *gc, const uintptr_t *w, size_t n, void (*fn)(void 
     }
 }
 
+/* Rebuild the free space by walking the region: every run of objects
+ * [keep] refuses (and of fillers) becomes one filler, linked as a fragment
+ * when it is big enough. Needs no memory, unlike gc_nursery_reset. */
+static void rebuild_by_walk(GCState *gc, int (*keep)(GCState *gc, const GCObject *o))
+{
+    Nursery *ns = &gc->nursery;
+    lua_assert(gc->g->alloc_ptr == NULL);
+    gc->allocated += ns->used_before;
+    ns->used_before = 0;
+    ns->pinned_bytes = 0;
+    char **link = &ns->next_fragment;
+    char *p = ns->lo;
+    while (p < ns->hi) {
+        char *run = p;
+        while (p < ns->hi) {
+            GCObject *o = (GCObject *)(void *)p;
+            if (o->tt != HT_FILLER && !(o->flags & GCF_FORWARDED) && keep(gc, o)) break;
+            p += gc_nursery_object_span(o);
+        }
+        if (p > run) {
+            size_t size = (size_t)(p - run);
+            if (gc->poison) memset(run, GC_POISON_BYTE, size);
+            make_filler(run, size, NULL);
+            if (size >= MIN_FRAGMENT) {
+                *link = run;
+                link = &((Filler *)(void *)run)->next;
+            }
+        }
+        if (p < ns->hi) {
+            size_t span = gc_nursery_object_span((GCObject *)(void *)p);
+            ns->pinned_bytes += span;
+            p += span;
+        }
+    }
+    *link = NULL;
+}
+
+static int keep_pinned(GCState *gc, const GCObject *o)
+{
+    (void)gc;
+    return (o->flags & GCF_PINNED) != 0;
+}
+
+void gc_nursery_reset_by_flags(GCState *gc)
+{
+    if (gc->nursery.raw != NULL) rebuild_by_walk(gc, keep_pinned);
+}
+
+static int keep_marked(GCState *gc, const GCObject *o)
+{
+    return gc_ismarked(gc, o);
+}
+
 /* After a full collection: the objects its nursery collection pinned that
  * the mark found dead become free space too (they may name old objects
  * the sweep freed: nothing may walk into them again). */
-typedef struct KeepMarked {
-    GCState *gc;
-    int lost;
-} KeepMarked;
-
-static void keep_marked_cb(void *ud, GCObject *o)
-{
-    KeepMarked *k = ud;
-    if (gc_ismarked(k->gc, o) && !gc_vec_push(k->gc, &k->gc->pinned, o)) k->lost = 1;
-}
-
 void gc_nursery_drop_dead(GCState *gc)
 {
     if (gc->nursery.raw == NULL || gc->nursery.pinned_bytes == 0) return;
-    KeepMarked k = {gc, 0};
-    gc->pinned.n = 0;
-    gc_nursery_foreach(gc, keep_marked_cb, &k);
-    if (!k.lost) gc_nursery_reset(gc); /* else they stay, harmless until the next collection */
-    gc->pinned.n = 0;
+    rebuild_by_walk(gc, keep_marked);
+}
+
+/* Memory ran out: an empty nursery gives its region back and comes back at
+ * a quarter of its size, or not at all below the minimum (objects are then
+ * born old). The region is not counted in the heap, but an allocator with a
+ * budget (lua_newstate's) counts it: under a tight budget the nursery must
+ * not keep what the program needs. */
+void gc_nursery_shrink(GCState *gc)
+{
+    Nursery *ns = &gc->nursery;
+    if (ns->raw == NULL || ns->pinned_bytes != 0 || gc_nursery_used(gc) != 0) return;
+    size_t size = (size_t)(ns->hi - ns->lo) / 4;
+    gc_nursery_destroy(gc);
+    if (size >= TIDE_GC_NURSERY_MIN_SIZE) gc_nursery_create(gc, size);
 }

@@ -13,12 +13,14 @@
  * top of the thread's stack is read (gc_stack_words). The words are sorted;
  * every object whose [start, start + size) contains one is a root —
  * interior pointers count (a char * into a string, a TValue * into a Part):
- * pinned by a nursery collection (minor.c), marked by a full one (here). A
- * nursery object is found by walking the nursery in step with the sorted
- * words, an old one by its space's lookup (major_object_containing,
- * los_object_containing). The
- * stack's top comes from pthread_getattr_np, cached per OS thread because
- * for the main thread glibc reads /proc/self/maps to answer.
+ * pinned by a nursery collection (minor.c), marked by a full one (here)
+ * and, if it is in the major heap, kept in place by that collection's
+ * evacuation (evacuate.c). A nursery object is found by walking the
+ * nursery in step with the sorted words, an old one by its space's lookup
+ * (major_object_containing, los_object_containing). The stack's top
+ * comes from pthread_getattr_np, cached per OS thread because for the
+ * main thread glibc reads /proc/self/maps to answer. When memory for the
+ * buffer of words is short, they are handled in batches.
  *
  * The mutator must run on its OS thread's own stack: a foreign stack (a
  * fiber of the host's) cannot be found, and the collector stops the
@@ -170,10 +172,20 @@ static void collect_windows(WindowSet *set, const GCStackWindow *w, uintptr_t lo
 
 typedef struct StackWords {
     uintptr_t want_lo, want_span; /* the range asked for */
-    uintptr_t *buf;
-    size_t n;
-    int complete;
+    gc_WordsFn fn;
+    void *ud;
 } StackWords;
+
+/* Sort and deduplicate w[0..n), then hand it to the caller's function. */
+static void deliver(StackWords *sw, uintptr_t *w, size_t n)
+{
+    if (n == 0) return;
+    qsort(w, n, sizeof *w, compare_words);
+    size_t m = 1;
+    for (size_t i = 1; i < n; i++)
+        if (w[i] != w[m - 1]) w[m++] = w[i];
+    sw->fn(sw->ud, w, m);
+}
 
 /*
  * Reads the stack from this function's frame up to the stack's top, but
@@ -181,13 +193,16 @@ typedef struct StackWords {
  * AddressSanitizer (the words between frames are redzones it would
  * report) and never inlined (its frame must lie below the frame holding
  * the spilled registers). Words are read through a volatile pointer so the
- * compiler cannot reason about them.
+ * compiler cannot reason about them. When the buffer is shorter than the
+ * words (memory is short: it could not grow), they are delivered in
+ * batches; the caller's function runs below this frame, so it does not
+ * disturb what is still to be read.
  */
-__attribute__((noinline, no_sanitize_address)) static void read_stack_words(GCState *gc, StackWords *out)
+__attribute__((noinline, no_sanitize_address)) static void read_stack_words(GCState *gc, StackWords *sw)
 {
     uintptr_t lo = (uintptr_t)__builtin_frame_address(0) & ~(uintptr_t)(sizeof(uintptr_t) - 1);
     uintptr_t hi = stack_top(lo) & ~(uintptr_t)(sizeof(uintptr_t) - 1);
-    uintptr_t want_lo = out->want_lo, want_span = out->want_span;
+    uintptr_t want_lo = sw->want_lo, want_span = sw->want_span;
     WindowSet windows;
     collect_windows(&windows, gc->g->stack_windows, lo, hi);
     size_t count = 0;
@@ -196,60 +211,65 @@ __attribute__((noinline, no_sanitize_address)) static void read_stack_words(GCSt
     uintptr_t *buf = candidate_buffer(gc, count, &cap);
     size_t n = 0;
     for_each_stack_word(lo, hi, &windows, w, {
-        if (n < cap) buf[n++] = w;
+        buf[n++] = w;
+        if (n == cap) {
+            deliver(sw, buf, n);
+            n = 0;
+        }
     });
-    out->buf = buf;
-    out->n = n;
-    out->complete = count <= cap;
+    deliver(sw, buf, n);
 }
 
-__attribute__((noinline)) static void scan_c_stack(GCState *gc, StackWords *out)
+__attribute__((noinline)) static void scan_c_stack(GCState *gc, StackWords *sw)
 {
     jmp_buf registers;
     __builtin_unwind_init();
-    if (setjmp(registers) == 0) read_stack_words(gc, out);
+    if (setjmp(registers) == 0) read_stack_words(gc, sw);
     /* Keep this frame, and the registers saved in it, alive during the
      * call: no tail call. */
     __asm__ volatile("" : : "r"(&registers) : "memory");
 }
 
-size_t gc_stack_words(GCState *gc, uintptr_t lo, uintptr_t hi, uintptr_t **out, int *complete)
+void gc_stack_words(GCState *gc, uintptr_t lo, uintptr_t hi, gc_WordsFn fn, void *ud)
 {
     StackWords sw;
     sw.want_lo = lo;
     sw.want_span = hi - lo;
+    sw.fn = fn;
+    sw.ud = ud;
     scan_c_stack(gc, &sw);
-    qsort(sw.buf, sw.n, sizeof *sw.buf, compare_words);
-    size_t m = 0;
-    for (size_t i = 0; i < sw.n; i++)
-        if (m == 0 || sw.buf[i] != sw.buf[m - 1]) sw.buf[m++] = sw.buf[i];
-    *out = sw.buf;
-    *complete = sw.complete;
-    return m;
 }
 
-/* A full collection: mark every object of any space a word points into. */
+/* A full collection: mark every object of any space a word points into.
+ * When the collection may evacuate, the major objects among them are
+ * recorded too: C code holds their addresses, so they stay where they are
+ * (evacuate.c). Nursery objects never move in a full collection after
+ * its nursery collection, and large objects never move at all. */
 static void mark_cb(void *ud, GCObject *o)
 {
     gc_mark(ud, o);
 }
 
-static void mark_stack_candidates(GCState *gc)
+static void mark_words(void *ud, const uintptr_t *w, size_t n)
 {
-    uintptr_t *w;
-    int complete;
-    size_t n = gc_stack_words(gc, 0, UINTPTR_MAX, &w, &complete);
-    if (!complete) { /* the words did not all fit: keep everything */
-        gc_heap_foreach(gc, 1, mark_cb, gc);
-        return;
-    }
+    GCState *gc = ud;
     gc_nursery_find(gc, w, n, mark_cb, gc);
     for (size_t i = 0; i < n; i++) {
         if (gc_in_nursery(gc, w[i])) continue;
         void *o = major_object_containing(gc->major, (void *)w[i]);
-        if (o == NULL) o = los_object_containing(gc->los, (void *)w[i]);
+        if (o != NULL) {
+            gc_mark(gc, o);
+            if (gc->may_evacuate) gc_note_stack_root(gc, o);
+            continue;
+        }
+        o = los_object_containing(gc->los, (void *)w[i]);
         if (o != NULL) gc_mark(gc, o);
     }
+}
+
+static void mark_stack_candidates(GCState *gc)
+{
+    gc_stack_words(gc, 0, UINTPTR_MAX, mark_words, gc);
 }
 
 /* The collection's own frames are pushed onto stack memory that earlier,

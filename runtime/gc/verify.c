@@ -15,7 +15,8 @@
  *  - the generational rule: every reference from an old object to a young
  *    one is in the remembered set (cards.c): its slot in the slot log, its
  *    owner in the object log, or on a dirty card (the slot's card for
- *    table storage, the header's for anything else). Thread stacks and the links of open
+ *    table storage, the header's for anything else) — unless the young
+ *    object is cemented (minor.c), a root of every nursery collection. Thread stacks and the links of open
  *    upvalues are exempt: nursery collections scan every thread;
  *  - every young string in the string table is in a bucket the next
  *    nursery collection will look at.
@@ -117,6 +118,7 @@ static void check_generation(Verifier *v, const GCObject *owner, const Part *par
                              const char *what, const GCObject *to)
 {
     if (!gc_isyoung(v->g, to) || gc_isyoung(v->g, owner)) return;
+    if (to->flags & GCF_CEMENTED) return; /* a root of every nursery collection */
     int remembered = part != NULL ? logged_slot(v, slot) || gc_card_is_dirty_slot(part, slot)
                                   : (owner->flags & GCF_REMEMBERED) || gc_card_is_dirty_object(owner);
     if (!remembered) fail(v, owner, "%s points at a young %s but its card is clean", what, type_name(to->tt));
@@ -288,7 +290,8 @@ static void check_header(Verifier *v, const GCObject *o)
     int space = gc_isyoung(v->g, o) ? GC_SPACE_NURSERY : o->age;
     if (o->age != space) fail(v, o, "is in space %d but its header says %d", space, o->age);
     if (o->flags & (GCF_PINNED | GCF_FORWARDED)) fail(v, o, "keeps a collection's flags 0x%x", o->flags);
-    if ((o->flags & GCF_AGED) && space != GC_SPACE_NURSERY) fail(v, o, "is old but marked aged");
+    if ((o->flags & (GCF_AGED | GCF_CEMENTED)) && space != GC_SPACE_NURSERY)
+        fail(v, o, "is old but marked aged or cemented (0x%x)", o->flags);
     if ((o->flags & GCF_FINALIZED) && !(o->flags & GCF_FINALIZABLE)) fail(v, o, "is finalized but not finalizable");
     if (o->tt == HT_PROTO || o->tt == HT_THREAD || o->tt == HT_UDATA) {
         if (space == GC_SPACE_NURSERY) fail(v, o, "is young but must be born old");

@@ -35,7 +35,9 @@
  * against libtide has them. */
 #ifdef TIDE_API_TESTS_LIBTIDE
 #define TIDE_API_MODULES(X) \
-    X(handles)
+    X(handles)                \
+    X(evacuation)     \
+    X(pinning)
 #else
 #define TIDE_API_MODULES(X)
 #endif
