@@ -71,6 +71,23 @@ static size_t next_threshold(GCState *gc)
     return live + growth;
 }
 
+/* The major heap's blocks in use and arena bytes, for the trace. Returned
+ * by value, and MajorStats in a frame of its own: gc_collect's frame lies
+ * under the conservative scan, and a large or address-taken local there
+ * (a sanitizer gives those redzones nothing writes) keeps whatever stale
+ * words the stack held before. */
+typedef struct MajorUsage {
+    size_t blocks, arena_bytes;
+} MajorUsage;
+
+__attribute__((noinline)) static MajorUsage major_usage(GCState *gc)
+{
+    MajorStats st;
+    major_stats(gc->major, &st);
+    MajorUsage u = {st.blocks_used, st.arena_bytes};
+    return u;
+}
+
 void gc_collect(lua_State *L, GCReason reason)
 {
     GCState *gc = gc_state(L);
@@ -87,8 +104,8 @@ void gc_collect(lua_State *L, GCReason reason)
     gc->stack_roots.n = 0;
     gc->stack_roots_lost = 0;
     memset(&gc->evac_last, 0, sizeof gc->evac_last);
-    MajorStats major_before;
-    if (gc->trace && evacuate) major_stats(gc->major, &major_before);
+    MajorUsage before = {0, 0};
+    if (gc->trace && evacuate) before = major_usage(gc);
     gc_nursery_seal(gc);
     if (gc->verify_before) gc_verify_heap(L, "before a full collection");
 
@@ -137,15 +154,14 @@ void gc_collect(lua_State *L, GCReason reason)
     uint64_t duration = gc_now_ns() - start;
     gc->last_pause_ns = duration;
     if (gc->trace && evacuate) {
-        MajorStats major_after;
-        major_stats(gc->major, &major_after);
+        MajorUsage after = major_usage(gc);
         fprintf(stderr, "tide gc: full collection %llu: %.3f ms, heap %zu -> %zu bytes, "
                         "evacuated %zu of %zu blocks chosen (%zu objects, %zu bytes) in %.3f ms, "
                         "major blocks %zu -> %zu, arenas %zu -> %zu bytes\n",
                 (unsigned long long)gc->collections, (double)duration / 1e6, heap_before, gc_total(gc),
                 gc->evac_last.blocks, gc->evac_last.chosen, gc->evac_last.objects, gc->evac_last.bytes,
-                (double)gc->evac_last.ns / 1e6, major_before.blocks_used, major_after.blocks_used,
-                major_before.arena_bytes, major_after.arena_bytes);
+                (double)gc->evac_last.ns / 1e6, before.blocks, after.blocks, before.arena_bytes,
+                after.arena_bytes);
     } else if (gc->trace)
         fprintf(stderr, "tide gc: full collection %llu: %.3f ms, heap %zu -> %zu bytes\n",
                 (unsigned long long)gc->collections, (double)duration / 1e6, heap_before, gc_total(gc));

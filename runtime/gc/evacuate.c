@@ -46,8 +46,15 @@
  * whole free blocks of arenas already held — those only while the class
  * frees more blocks than it takes. No arena is ever asked for: an
  * evacuation needs no memory it does not have (it may run in an
- * emergency). The chosen blocks are taken off the allocation lists first
- * (major_evacuate_block), so that no copy lands in one.
+ * emergency), and never makes the heap's arenas more. (Copying into new
+ * arenas would let the first collection after a mass drop move more — the
+ * dead objects' slots are free only after the sweep — but measured on
+ * samples/world it grew the arenas: the blocks it empties lie scattered
+ * over arenas that stay in use.) Since the fix-up walks the whole heap,
+ * an evacuation that would free (net) fewer than 1/EVAC_MIN_GAIN_SHARE of
+ * the blocks is skipped, but in an emergency. The chosen blocks are taken
+ * off the allocation lists first (major_evacuate_block), so that no copy
+ * lands in one.
  *
  * How. Each object is copied (memcpy) into a slot of its class and kind;
  * the copy is marked, the original unmarked (the sweep frees it) and left
@@ -76,16 +83,17 @@
  *    tobefnz, the remembered set's logs (slot-log entries name a Part,
  *    kind in the low bits, and a slot inside it), and the string table's
  *    chains (a moved string keeps its hash, so its bucket).
- * Then the copies are remembered again when they reference a young
- * (pinned) object, since the cards and log entries of the originals do not
- * cover them, and the husks become fillers (HT_FILLER), so that the sweep
- * frees them like any dead object without freeing what the copies now own
- * (a prototype's arrays) or unlinking them from a thread.
+ * An old object left referencing a young (pinned) object is remembered
+ * again as it is fixed, since the cards and log entries of an original do
+ * not cover its copy. Then the husks become fillers (HT_FILLER), so that
+ * the sweep frees them like any dead object without freeing what the
+ * copies now own (a prototype's arrays) or unlinking them from a thread.
  *
  * TIDE_GC_DEBUG=evacuate-all makes every evacuation move every block that
- * can move, dense or not, whatever it costs: with verify, it checks the
- * fix-up on every object the program has (the sparse blocks of ordinary
- * runs reach only some kinds of objects, and seldom the state's own).
+ * can move, dense or not, into new arenas if need be, whatever it costs:
+ * with verify, it checks the fix-up on every object the program has (the
+ * sparse blocks of ordinary runs reach only some kinds of objects, and
+ * seldom the state's own).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +106,8 @@
 /* An evacuation must free (net) at least 1/EVAC_MIN_GAIN_SHARE of the
  * blocks in use (outside emergencies). */
 #define EVAC_MIN_GAIN_SHARE 64
+#define EVAC_FILTER_SHIFT 18
+#define EVAC_FILTER_WORDS (((size_t)1 << EVAC_FILTER_SHIFT) / 64)
 
 typedef struct EvacBlock {
     MajorBlock *b;
@@ -114,19 +124,26 @@ typedef struct Evac {
     GlobalState *g;
     EvacBlock *blocks;  /* the candidates, then the chosen ones */
     size_t n, cap;
-    /* The blocks indexed by address: an open-addressing table of
-     * index + 1 (0: empty), and the range they span, which rejects most
-     * addresses with one compare. */
-    uint32_t *index;
-    size_t index_size;  /* a power of two, at least twice n */
+    /* The blocks indexed by address (their number: address >> block
+     * shift): an open-addressing table of numbers (0: empty) and, beside
+     * it, their positions in blocks[]; before it, the range the blocks
+     * span and a filter of EVAC_FILTER_BITS bits (bit h set: some block's
+     * number hashes to h). Nearly every reference the fix-up meets leads
+     * elsewhere, and the range or the filter (32 KiB) turns it away
+     * without a probe. */
+    uint64_t *keys;
+    uint32_t *pos;
+    size_t index_size;  /* a power of two, at least four times n */
     unsigned index_shift;
     uintptr_t lo, span;
+    uint64_t *filter;
     /* the survey: every block's free slots, by kind and class */
     size_t free_slots[MAJOR_KINDS][MAJOR_MAX_CLASSES];
     size_t blocks_used; /* blocks in use at the survey */
     int unswept;        /* a block is not swept: nothing can be done */
     int moved_strings;  /* a NOREFS block was chosen: walk the string table */
-    int may_grow;       /* copies may take new arenas */
+    int emergency;      /* memory ran out: any gain is worth it */
+    int may_grow;       /* copies may take new arenas (evacuate-all only) */
     uint8_t exhausted[MAJOR_KINDS][MAJOR_MAX_CLASSES]; /* no slot left for a copy */
     int all;            /* TIDE_GC_DEBUG=evacuate-all: every block that can move does */
     GCEvacStats stats;
@@ -134,31 +151,52 @@ typedef struct Evac {
 
 /* --- the blocks, by address ------------------------------------------------------ */
 
+static inline uint64_t block_hash(uint64_t key)
+{
+    return key * 0x9E3779B97F4A7C15ull;
+}
+
 static int build_index(Evac *ev)
 {
     GCState *gc = ev->gc;
-    size_t size = 16;
-    unsigned bits = 4;
-    while (size < ev->n * 2) {
+    size_t size = 64;
+    unsigned bits = 6;
+    while (size < ev->n * 4) {
         size *= 2;
         bits++;
     }
-    uint32_t *index = gc_internal_realloc(gc, ev->index, ev->index_size * sizeof(uint32_t),
-                                          size * sizeof(uint32_t));
-    if (index == NULL) return 0;
-    memset(index, 0, size * sizeof(uint32_t));
-    ev->index = index;
-    ev->index_size = size;
+    if (size != ev->index_size) {
+        uint64_t *keys = gc_internal_realloc(gc, NULL, 0, size * sizeof(uint64_t));
+        uint32_t *pos = keys != NULL ? gc_internal_realloc(gc, NULL, 0, size * sizeof(uint32_t)) : NULL;
+        if (pos == NULL) {
+            if (keys != NULL) gc_internal_realloc(gc, keys, size * sizeof(uint64_t), 0);
+            return 0;
+        }
+        if (ev->keys != NULL) gc_internal_realloc(gc, ev->keys, ev->index_size * sizeof(uint64_t), 0);
+        if (ev->pos != NULL) gc_internal_realloc(gc, ev->pos, ev->index_size * sizeof(uint32_t), 0);
+        ev->keys = keys;
+        ev->pos = pos;
+        ev->index_size = size;
+    }
+    if (ev->filter == NULL) {
+        ev->filter = gc_internal_realloc(gc, NULL, 0, EVAC_FILTER_WORDS * sizeof(uint64_t));
+        if (ev->filter == NULL) return 0;
+    }
+    memset(ev->keys, 0, size * sizeof(uint64_t));
+    memset(ev->filter, 0, EVAC_FILTER_WORDS * sizeof(uint64_t));
     ev->index_shift = 64 - bits;
     uintptr_t lo = UINTPTR_MAX, hi = 0;
     for (size_t i = 0; i < ev->n; i++) {
         uintptr_t a = (uintptr_t)ev->blocks[i].b;
         if (a < lo) lo = a;
         if (a + MAJOR_BLOCK_SIZE > hi) hi = a + MAJOR_BLOCK_SIZE;
-        uint64_t key = (uint64_t)(a >> MAJOR_BLOCK_SHIFT);
-        size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> ev->index_shift);
-        while (index[h] != 0) h = (h + 1) & (size - 1);
-        index[h] = (uint32_t)(i + 1);
+        uint64_t key = (uint64_t)(a >> MAJOR_BLOCK_SHIFT), hash = block_hash(key);
+        size_t f = (size_t)(hash >> (64 - EVAC_FILTER_SHIFT));
+        ev->filter[f >> 6] |= (uint64_t)1 << (f & 63);
+        size_t h = (size_t)(hash >> ev->index_shift);
+        while (ev->keys[h] != 0) h = (h + 1) & (size - 1);
+        ev->keys[h] = key;
+        ev->pos[h] = (uint32_t)i;
     }
     ev->lo = ev->n > 0 ? lo : 1;
     ev->span = ev->n > 0 ? hi - lo : 0;
@@ -170,13 +208,14 @@ static inline EvacBlock *block_at(const Evac *ev, const void *p)
 {
     uintptr_t a = (uintptr_t)p;
     if (a - ev->lo >= ev->span) return NULL;
-    uint64_t key = (uint64_t)(a >> MAJOR_BLOCK_SHIFT);
-    size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> ev->index_shift);
+    uint64_t key = (uint64_t)(a >> MAJOR_BLOCK_SHIFT), hash = block_hash(key);
+    size_t f = (size_t)(hash >> (64 - EVAC_FILTER_SHIFT));
+    if (!((ev->filter[f >> 6] >> (f & 63)) & 1)) return NULL;
+    size_t h = (size_t)(hash >> ev->index_shift);
     for (;;) {
-        uint32_t e = ev->index[h];
-        if (e == 0) return NULL;
-        EvacBlock *eb = &ev->blocks[e - 1];
-        if ((uintptr_t)eb->b >> MAJOR_BLOCK_SHIFT == key) return eb;
+        uint64_t k = ev->keys[h];
+        if (k == key) return &ev->blocks[ev->pos[h]];
+        if (k == 0) return NULL;
         h = (h + 1) & (ev->index_size - 1);
     }
 }
@@ -351,22 +390,6 @@ static size_t choose_in_class(Evac *ev, size_t first, size_t last, size_t *spare
     return gain;
 }
 
-/* Empty blocks the copies may take from new arenas: none in an emergency
- * (memory is what ran out) and, under a memory limit, what fits in half
- * the room left below it. (The copies' bytes are counted already, as the
- * originals'; only the arenas are new, and the sweep gives back more.) */
-static size_t growth_budget(const Evac *ev)
-{
-    const GCState *gc = ev->gc;
-    if (!ev->may_grow) return 0;
-    if (gc->limit == 0) return SIZE_MAX / 4;
-    size_t total = gc_total((GCState *)gc);
-    size_t room = gc->limit > total ? gc->limit - total : 0;
-    /* an arena costs one block of slack for its alignment */
-    size_t per_block = MAJOR_BLOCK_SIZE + MAJOR_BLOCK_SIZE / major_arena_blocks(gc->major);
-    return room / 2 / per_block;
-}
-
 /* Survey the heap, pin, choose; the chosen blocks end up in blocks[0..n),
  * indexed, off the allocation lists. Returns 0 when nothing is chosen. */
 static int choose_blocks(Evac *ev)
@@ -377,7 +400,7 @@ static int choose_blocks(Evac *ev)
     if (!build_index(ev)) return 0;
     pin_all(ev);
     qsort(ev->blocks, ev->n, sizeof(EvacBlock), compare_candidates);
-    size_t spare_blocks = major_free_block_count(gc->major) + growth_budget(ev);
+    size_t spare_blocks = major_free_block_count(gc->major);
     size_t gain = 0;
     for (size_t first = 0; first < ev->n;) {
         size_t last = first + 1;
@@ -390,7 +413,7 @@ static int choose_blocks(Evac *ev)
     /* The fix-up walks the whole heap, whatever moves: a gain below
      * EVAC_MIN_GAIN_SHARE of the blocks is not worth it, but in an
      * emergency, where any block may be the one missing. */
-    if (ev->may_grow && !ev->all && gain * EVAC_MIN_GAIN_SHARE < ev->blocks_used) return 0;
+    if (!ev->emergency && !ev->all && gain * EVAC_MIN_GAIN_SHARE < ev->blocks_used) return 0;
     if (gain == 0) return 0;
     size_t kept = 0;
     for (size_t i = 0; i < ev->n; i++)
@@ -405,6 +428,7 @@ static int choose_blocks(Evac *ev)
         (void)ok;
         if (ev->blocks[i].b->kind == MAJOR_NOREFS) ev->moved_strings = 1;
     }
+    major_evacuate_detach(gc->major);
     ev->stats.chosen = ev->n;
     return 1;
 }
@@ -549,7 +573,43 @@ static int fix_object(const Evac *ev, GCObject *o, int remember)
     return y;
 }
 
-static void fix_marked_cb(void *ud, GCObject *o)
+/* Fix a marked object of the old spaces. An object left referencing a
+ * young (pinned) object is remembered again: the copies must be (the
+ * cards and log entries of the originals do not cover them), and for the
+ * others it only adds an entry or two (after a full collection's nursery
+ * collection, only the pinned objects are young). */
+static void fix_old(const Evac *ev, GCObject *o)
+{
+    if (o->tt == HT_THREAD) return;
+    if (fix_object(ev, o, 1)) gc_remember_object(ev->gc, o);
+}
+
+/* The marked objects of a block that may hold references (strings have
+ * none to fix: their blocks are skipped, and the string table's chains
+ * are fixed on their own). */
+static void fix_block_cb(void *ud, MajorBlock *b)
+{
+    const Evac *ev = ud;
+    if (b->kind == MAJOR_NOREFS) return;
+    char *base = (char *)b + MAJOR_OBJ_START;
+    unsigned words = ((unsigned)b->count + 63) >> 6;
+    for (unsigned w = 0; w < words; w++) {
+        uint64_t bits = b->alloc[w] & atomic_load_explicit(&b->mark[w], memory_order_relaxed);
+        for (; bits != 0; bits &= bits - 1) {
+            unsigned i = w * 64 + (unsigned)__builtin_ctzll((unsigned long long)bits);
+            fix_old(ev, (GCObject *)(void *)(base + (size_t)i * b->obj_size));
+        }
+    }
+}
+
+static void fix_large_cb(void *ud, void *obj, size_t size, int kind)
+{
+    (void)size;
+    if (kind != LOS_NOREFS && los_is_marked(obj)) fix_old(ud, obj);
+}
+
+/* Young objects: fixed, never remembered. */
+static void fix_young_cb(void *ud, GCObject *o)
 {
     const Evac *ev = ud;
     if (o->tt != HT_THREAD && gc_ismarked(ev->gc, o)) fix_object(ev, o, 0);
@@ -615,7 +675,9 @@ static void fix_roots(const Evac *ev)
 static void fix_all(Evac *ev)
 {
     GCState *gc = ev->gc;
-    gc_heap_foreach(gc, 1, fix_marked_cb, ev);
+    major_foreach_block(gc->major, fix_block_cb, ev);
+    los_foreach(gc->los, fix_large_cb, ev);
+    gc_nursery_foreach(gc, fix_young_cb, ev);
     if (ev->g->mainthread != NULL) fix_thread(ev, ev->g->mainthread, 1);
     for (size_t i = 0; i < gc->threads.n; i++) {
         lua_State *th = gc->threads.items[i];
@@ -627,12 +689,9 @@ static void fix_all(Evac *ev)
 
 /* --- after the fix-up ----------------------------------------------------------------------- */
 
-/* The copies' young references: the originals' cards and log entries do
- * not cover the copies (the nursery holds pinned objects only now, but
- * old objects may reference them). Then the husks become fillers. */
-static void settle_copies(const Evac *ev)
+/* The husks become fillers. */
+static void retire_husks(const Evac *ev)
 {
-    GCState *gc = ev->gc;
     for (size_t k = 0; k < ev->n; k++) {
         const EvacBlock *eb = &ev->blocks[k];
         MajorBlock *b = eb->b;
@@ -641,8 +700,6 @@ static void settle_copies(const Evac *ev)
             for (uint64_t bits = eb->moved[w]; bits != 0; bits &= bits - 1) {
                 unsigned i = w * 64 + (unsigned)__builtin_ctzll((unsigned long long)bits);
                 GCObject *o = (GCObject *)(void *)(base + (size_t)i * b->obj_size);
-                GCObject *n = gc_forward_slot(o);
-                if (fix_object(ev, n, 1)) gc_remember_object(gc, n);
                 /* Freed by the sweep as a dead object of no type: nothing
                  * it named is the husk's any more. */
                 o->tt = HT_FILLER;
@@ -664,15 +721,18 @@ void gc_evacuate(lua_State *L, GCReason reason)
     ev.gc = gc;
     ev.g = G(L);
     ev.lo = 1;
-    ev.may_grow = reason != GC_REASON_EMERGENCY;
+    ev.emergency = reason == GC_REASON_EMERGENCY;
     ev.all = gc->evacuate_all;
+    ev.may_grow = ev.all && !ev.emergency;
     if (!gc->stack_roots_lost && choose_blocks(&ev)) {
         for (size_t i = 0; i < ev.n; i++) copy_block(&ev, &ev.blocks[i]);
         fix_all(&ev);
-        settle_copies(&ev);
+        retire_husks(&ev);
     }
     if (ev.blocks != NULL) gc_internal_realloc(gc, ev.blocks, ev.cap * sizeof(EvacBlock), 0);
-    if (ev.index != NULL) gc_internal_realloc(gc, ev.index, ev.index_size * sizeof(uint32_t), 0);
+    if (ev.keys != NULL) gc_internal_realloc(gc, ev.keys, ev.index_size * sizeof(uint64_t), 0);
+    if (ev.pos != NULL) gc_internal_realloc(gc, ev.pos, ev.index_size * sizeof(uint32_t), 0);
+    if (ev.filter != NULL) gc_internal_realloc(gc, ev.filter, EVAC_FILTER_WORDS * sizeof(uint64_t), 0);
     gc_vec_free(gc, &gc->stack_roots);
     gc->stack_roots_lost = 0;
     gc->may_evacuate = 0;

@@ -522,8 +522,8 @@ static inline void gc_note_stack_root(GCState *gc, GCObject *o)
  * before its sweep: copy the marked objects of sparse major blocks into
  * other blocks of their class and fix every reference to them (evacuate.c
  * says what moves). Fills evac_last; frees stack_roots; allocates nothing
- * in the heap but the copies' slots (in an emergency, never a new arena),
- * and never collects. */
+ * in the heap but the copies' slots (never a new arena, but under
+ * TIDE_GC_DEBUG=evacuate-all), and never collects. */
 TIDE_INTERNAL void gc_evacuate(lua_State *L, GCReason reason);
 
 /* --- handles.c --------------------------------------------------------------------- */

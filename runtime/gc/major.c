@@ -769,13 +769,30 @@ int major_evacuate_block(MajorHeap *h, MajorBlock *b)
 {
     if (b->state != MAJOR_BLOCK_SWEPT) return 0;
     /* A swept block with free slots is current or on the available list
-     * (the invariants at the top); a full one is on neither. */
-    if (h->current[b->kind][b->class_index] == b)
-        h->current[b->kind][b->class_index] = NULL;
-    else
-        list_remove(&h->avail[b->kind][b->class_index], b);
+     * (the invariants at the top); a full one is on neither. The lists
+     * lose their evacuating blocks in major_evacuate_detach, in one pass
+     * (removing thousands one by one from singly linked lists is
+     * quadratic). */
+    if (h->current[b->kind][b->class_index] == b) h->current[b->kind][b->class_index] = NULL;
     b->state = MAJOR_BLOCK_EVACUATING;
     return 1;
+}
+
+void major_evacuate_detach(MajorHeap *h)
+{
+    for (int k = 0; k < MAJOR_KINDS; k++)
+        for (int c = 0; c < nclasses; c++) {
+            MajorBlock **link = &h->avail[k][c].head;
+            while (*link != NULL) {
+                MajorBlock *b = *link;
+                if (b->state == MAJOR_BLOCK_EVACUATING) {
+                    *link = b->next;
+                    b->next = NULL;
+                } else {
+                    link = &b->next;
+                }
+            }
+        }
 }
 
 void *major_alloc_in_class(MajorHeap *h, int c, int kind, int grow)
@@ -801,9 +818,4 @@ void *major_alloc_in_class(MajorHeap *h, int c, int kind, int grow)
         atomic_fetch_or_explicit(&b->mark[i >> 6], (uint64_t)1 << (i & 63), memory_order_relaxed);
     h->slot_bytes += b->obj_size;
     return p;
-}
-
-unsigned major_arena_blocks(const MajorHeap *h)
-{
-    return h->cfg.blocks_per_arena;
 }

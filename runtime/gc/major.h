@@ -336,15 +336,15 @@ TIDE_INTERNAL void major_foreach_block(MajorHeap *h, major_BlockFn fn, void *ud)
  * block of any class without asking obtain for memory. */
 TIDE_INTERNAL size_t major_free_block_count(const MajorHeap *h);
 /* Make the swept block [b] evacuating (see above); 0 (and nothing done)
- * when it is not swept. */
+ * when it is not swept. Then, once every block is marked, before the
+ * first copy: major_evacuate_detach takes them all off the lists. */
 TIDE_INTERNAL int major_evacuate_block(MajorHeap *h, MajorBlock *b);
+TIDE_INTERNAL void major_evacuate_detach(MajorHeap *h);
 /* An uninitialized slot of class [c] and [kind] for a copy: from a block
  * of the class with a free slot that is not evacuating, else from a free
  * block of an arena already held, else — only with [grow] — from a new
  * arena. Never sweeps. NULL when there is no such slot (or obtain refuses
  * the arena). Marked under black allocation, like major_alloc. */
 TIDE_INTERNAL void *major_alloc_in_class(MajorHeap *h, int c, int kind, int grow);
-/* Blocks per arena (what a new arena adds). */
-TIDE_INTERNAL unsigned major_arena_blocks(const MajorHeap *h);
 
 #endif

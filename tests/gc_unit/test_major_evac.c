@@ -76,6 +76,7 @@ TEST(major_evacuation_copies_out_of_sparse_blocks)
         if (nevac < 12) evacuating[nevac++] = b;
     }
     CHECK_INT(nevac, 12);
+    major_evacuate_detach(h);
     CHECK(major_evacuate_block(h, major_block_of(obj[0])) == 0); /* already evacuating */
     CHECK(major_alloc_in_class(h, c, MAJOR_REFS, 0) == NULL);
 
@@ -140,6 +141,7 @@ TEST(major_evacuation_uses_room_before_arenas)
     CHECK_INT(free_blocks, 2); /* an arena of four blocks */
     /* evacuate the first: its copies land in the second's free slots */
     CHECK(major_evacuate_block(h, first));
+    major_evacuate_detach(h);
     for (unsigned i = 0; i < 4; i++) {
         char *copy = major_alloc_in_class(h, c, MAJOR_NOREFS, 0);
         CHECK(copy != NULL && major_block_of(copy) == second);

@@ -310,3 +310,41 @@ for i = 1, N do
     end
 end
 print("second round", rechecked > 0)                         -- expect: second round	true
+
+---------------------------------------------------------------------------
+-- 5. coroutines that die in the very collection that moves the values
+-- their open upvalues name: freeing a coroutine closes its upvalues with
+-- the values in its stack, which must follow the move even though the dead
+-- coroutine's stack is garbage itself
+
+do
+    local M = GC_DEBUG and 500 or 2000
+    -- garbage-to-be of the boxes' size: once collected, its blocks are
+    -- free room for the move below
+    local scratch = {}
+    for i = 1, 10 * M do scratch[i] = { v = i } end
+    full()
+    -- ten coroutines for every closure kept, each with a box in its stack
+    -- that the closure names through an open upvalue
+    local peeks, cos = {}, {}
+    for i = 1, 10 * M do
+        local co = coroutine.wrap(function()
+            local box = { v = i }
+            coroutine.yield(function() return box end)
+        end)
+        local peek = co()
+        if i % 10 == 0 then peeks[i // 10] = peek end
+        cos[i] = co
+    end
+    full() -- all old: the boxes side by side
+    scratch = nil
+    full()
+    cos = nil
+    collectgarbage() -- nine boxes in ten die: the rest move; every coroutine dies
+    collectgarbage()
+    local whole = 0
+    for j = 1, M do
+        if peeks[j]().v == 10 * j then whole = whole + 1 end
+    end
+    print("dying coroutines", whole == M)                    -- expect: dying coroutines	true
+end

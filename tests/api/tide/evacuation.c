@@ -22,6 +22,9 @@
  *   evacuation.load_collecting(src, piece) -> f, n: lua_load with a reader
  *       that gives [piece] bytes at a time and runs a full collection
  *       (lua_gc(LUA_GCCOLLECT)) before each but the first four, n of them
+ *   evacuation.count_full_collections(on) -> n: count full collections
+ *       (an event callback) from now on, or stop; the count so far
+ *   evacuation.low_latency(on): tide_gc_allow_synchronous_major(L, !on)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -280,6 +283,36 @@ static int l_load_collecting(lua_State *L)
     return 2;
 }
 
+/* --- collections that must not move anything ------------------------------------ */
+
+static int full_collections;
+
+static void count_full(void *ud, const tide_GcEvent *e)
+{
+    (void)ud;
+    if (e->kind == TIDE_GC_EVENT_PAUSE &&
+        (e->pause_kind == TIDE_GC_PAUSE_SYNC_MAJOR || e->pause_kind == TIDE_GC_PAUSE_EMERGENCY))
+        full_collections++;
+}
+
+/* count_full_collections(on): from now on (or no more), count full
+ * collections; returns the count so far */
+static int l_count_full_collections(lua_State *L)
+{
+    int on = lua_toboolean(L, 1);
+    lua_pushinteger(L, full_collections);
+    full_collections = 0;
+    tide_gc_set_event_callback(L, on ? count_full : NULL, NULL);
+    return 1;
+}
+
+/* low_latency(on): tide_gc_allow_synchronous_major(L, not on) */
+static int l_low_latency(lua_State *L)
+{
+    tide_gc_allow_synchronous_major(L, !lua_toboolean(L, 1));
+    return 0;
+}
+
 int luaopen_evacuation(lua_State *L)
 {
     static const luaL_Reg functions[] = {
@@ -292,6 +325,8 @@ int luaopen_evacuation(lua_State *L)
         { "check_handles", l_check_handles },
         { "free_handles", l_free_handles },
         { "load_collecting", l_load_collecting },
+        { "count_full_collections", l_count_full_collections },
+        { "low_latency", l_low_latency },
         { NULL, NULL },
     };
     luaL_newlib(L, functions);

@@ -87,3 +87,27 @@ for j, f in ipairs(some) do
     if f() ~= 10 * j then right = false end
 end
 print(collections > 50, right)             -- expect: true	true
+
+-- nothing moves in low-latency mode, not even in a collection the program
+-- asks for
+ev.low_latency(true)
+local still = fragment("low latency")
+ev.record(still)
+collectgarbage()
+moved, intact = ev.moved(still)
+ev.low_latency(false)
+print(moved, intact)                       -- expect: 0	true
+
+-- nor in the collections the collector starts itself: old objects that
+-- pile up make full collections due, which run from the interpreter's
+-- allocation checks, never evacuating
+still = fragment("paced")
+ev.record(still)
+ev.count_full_collections(true)
+for _ = 1, 6 do
+    local keep = {}
+    for i = 1, 60000 do keep[i] = { i } end
+end
+local paced = ev.count_full_collections(false)
+moved, intact = ev.moved(still)
+print(paced > 0, moved, intact)            -- expect: true	0	true
