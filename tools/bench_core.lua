@@ -10,31 +10,13 @@
 -- ratios (tide / lua5.4: below 1 means Tide is faster or smaller), then the
 -- geometric means of the ratios. See tools/README.md.
 
-local TIME = "/usr/bin/time"   -- GNU time (Debian package `time`): peak RSS
+-- Paths are relative to the project root, found from arg[0].
+local ROOT = ((arg[0] or ""):match("^tools/") and ".") or (arg[0] or ""):match("^(.*)/tools/[^/]*$") or "."
+local lib = dofile(ROOT .. "/tools/benchlib.lua")
+local shquote, read_file, file_exists, capture, median = lib.shquote, lib.read_file, lib.file_exists, lib.capture, lib.median
 
 ---------------------------------------------------------------------------
 -- Utilities
-
-local function shquote(s)
-    return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
-end
-
-local function read_file(path)
-    local f = io.open(path, "rb")
-    if not f then return nil end
-    local s = f:read("a")
-    f:close()
-    return s
-end
-
-local function file_exists(path) return read_file(path) ~= nil end
-
-local function capture(command)
-    local p = io.popen(command, "r")
-    local s = p:read("a") or ""
-    p:close()
-    return (s:gsub("%s+$", ""))
-end
 
 local function usage(message)
     if message then io.stderr:write("bench_core.lua: ", message, "\n") end
@@ -43,21 +25,8 @@ local function usage(message)
     os.exit(2)
 end
 
-local function median(values)
-    local t = {}
-    for i, v in ipairs(values) do t[i] = v end
-    table.sort(t)
-    local n = #t
-    if n == 0 then return nil end
-    if n % 2 == 1 then return t[(n + 1) // 2] end
-    return (t[n // 2] + t[n // 2 + 1]) / 2
-end
-
 ---------------------------------------------------------------------------
--- Options; paths are relative to the project root, found from arg[0]
-
-local ROOT = (arg[0] or ""):match("^(.*)/tools/[^/]*$") or "."
-if (arg[0] or ""):match("^tools/") then ROOT = "." end
+-- Options
 
 local options = { runs = 3, tide = ROOT .. "/bin/Release/tide", lua = "lua5.4",
                   out = ROOT .. "/reports/bench-core.md", filter = nil }
@@ -84,8 +53,8 @@ do
     end
 end
 
-if not file_exists(TIME) then
-    io.stderr:write("bench_core.lua: needs ", TIME, " (GNU time) for the peak RSS: " ..
+if not file_exists(lib.TIME) then
+    io.stderr:write("bench_core.lua: needs ", lib.TIME, " (GNU time) for the peak RSS: " ..
                     "apt-get install time (./build.sh deps installs it)\n")
     os.exit(1)
 end
@@ -111,84 +80,18 @@ if #programs == 0 then usage("no program in bench/core matches " .. tostring(opt
 local scratch = capture("mktemp -d")
 assert(scratch ~= "", "mktemp -d failed")
 
--- Runs [interpreter] on [path]; returns seconds, peak MiB, or nil and why.
--- bash's `time` gives milliseconds of wall time (GNU time's %e only
--- hundredths); GNU time, run inside it, gives the peak RSS.
-local function timed_run(interpreter, path)
-    local wall, mem, err = scratch .. "/wall", scratch .. "/mem", scratch .. "/err"
-    local inner = string.format("TIMEFORMAT=%%3R; { time %s -f %%M -o %s %s %s >/dev/null 2>%s ; } 2>%s",
-        TIME, shquote(mem), shquote(interpreter), shquote(path), shquote(err), shquote(wall))
-    local ok, how, code = os.execute("bash -c " .. shquote(inner))
-    if not ok then
-        local first = (read_file(err) or ""):match("[^\n]+")
-        local why = (how == "signal" and "signal " or "exit status ") .. tostring(code)
-        return nil, first and (why .. ": " .. first:gsub("|", "/")) or why
-    end
-    local seconds = tonumber((read_file(wall) or ""):match("([%d%.]+)%s*$"))
-    local kib = tonumber((read_file(mem) or ""):match("(%d+)%s*$"))
-    if not seconds or not kib then return nil, "could not read the measurements" end
-    return seconds, kib / 1024
-end
-
 ---------------------------------------------------------------------------
 -- The runs, interleaved per program
 
-local SIDES = { { key = "tide", path = options.tide }, { key = "lua", path = options.lua } }
-
 local started = os.time()
-local results = {}
-for _, program in ipairs(programs) do
-    local r = { name = program.name, tide = { s = {}, mib = {} }, lua = { s = {}, mib = {} } }
-    for run = 1, options.runs do
-        for _, side in ipairs(SIDES) do
-            local seconds, mib = timed_run(side.path, program.path)
-            if seconds then
-                table.insert(r[side.key].s, seconds)
-                table.insert(r[side.key].mib, mib)
-                io.stderr:write(string.format("%-14s %-5s run %d: %7.3f s %8.1f MiB\n",
-                    program.name, side.key, run, seconds, mib))
-            else
-                r[side.key].error = r[side.key].error or string.format("run %d: %s", run, mib)
-                io.stderr:write(string.format("%-14s %-5s run %d: ERROR %s\n", program.name, side.key, run, mib))
-            end
-        end
-    end
-    results[#results + 1] = r
-end
+local results = lib.run_programs(scratch, programs, options.runs, options.tide, options.lua)
 os.execute("rm -rf " .. shquote(scratch))
 
 ---------------------------------------------------------------------------
 -- The table
 
-local HEADER = { "program", "tide s", "lua5.4 s", "time ratio", "tide MiB", "lua5.4 MiB", "RSS ratio" }
-
-local function ratio_text(a, b)
-    if not a or not b or b == 0 then return "n/a" end
-    return string.format("%.2f", a / b)
-end
-
-local rows, log_time, log_mem, counted = {}, 0, 0, 0
-for _, r in ipairs(results) do
-    local ts, ls = median(r.tide.s), median(r.lua.s)
-    local tm, lm = median(r.tide.mib), median(r.lua.mib)
-    -- A program that failed on a side does not count in the means.
-    local complete = not r.tide.error and not r.lua.error and ts and ls and ls > 0 and lm > 0
-    if complete then
-        log_time = log_time + math.log(ts / ls)
-        log_mem = log_mem + math.log(tm / lm)
-        counted = counted + 1
-    end
-    local function cell(side, v, fmt)
-        if r[side].error then return "ERROR " .. r[side].error end
-        return v and string.format(fmt, v) or "n/a"
-    end
-    rows[#rows + 1] = { r.name, cell("tide", ts, "%.3f"), cell("lua", ls, "%.3f"),
-                        complete and ratio_text(ts, ls) or "n/a",
-                        cell("tide", tm, "%.1f"), cell("lua", lm, "%.1f"),
-                        complete and ratio_text(tm, lm) or "n/a" }
-end
-local geo_time = counted > 0 and string.format("%.3f", math.exp(log_time / counted)) or "n/a"
-local geo_mem = counted > 0 and string.format("%.3f", math.exp(log_mem / counted)) or "n/a"
+local HEADER = lib.RATIO_HEADER
+local rows, geo_time, geo_mem, counted = lib.ratio_rows(results)
 
 local function print_table()
     local widths = {}
