@@ -147,10 +147,10 @@ project "tide-unit-tests"
 
 -- C unit tests of the collector's self-contained parts (the major heap and
 -- the large object space), compiled from their sources: no libtide, no Lua.
--- The driver prints what tide-unit-tests prints (tests/unit/check.h).
+-- The driver is tide-unit-tests' own (tests/unit/main.c), helpers in gc_test.c.
 project "tide-gc-unit-tests"
     kind "ConsoleApp"
-    files { "tests/gc_unit/*.c", "runtime/gc/major.c", "runtime/gc/los.c" }
+    files { "tests/gc_unit/*.c", "tests/unit/main.c", "runtime/gc/major.c", "runtime/gc/los.c" }
     includedirs { "runtime/include", "runtime/gc", "tests/unit" }
     buildoptions { "-pthread" }
     linkoptions { "-pthread" }
