@@ -103,7 +103,6 @@ static void fold_into_cards(GCState *gc)
 {
     for (size_t i = 0; i < gc->rs_nslots; i++) card_slot(gc, rs_part(gc->rs_slots[i]), gc->rs_slots[i].slot);
     gc->rs_nslots = 0;
-    gc->rs_folds++;
 }
 
 void gc_remember_slot(GCState *gc, Part *p, void *slot)

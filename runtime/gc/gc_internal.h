@@ -142,8 +142,6 @@ typedef struct Nursery {
     size_t used_before;     /* bytes of earlier windows consumed since the
                                last nursery collection */
     char *window_start;     /* where the current window began */
-    size_t requested_size;  /* tide_gc_set_nursery_size, applied at the next
-                               collection that leaves nothing pinned */
     size_t pinned_bytes;    /* bytes kept in place by the last collection */
 } Nursery;
 
@@ -184,7 +182,6 @@ typedef struct GCState {
     RememberedSlot *rs_slots; /* the slot log */
     size_t rs_nslots, rs_slots_cap;
     GCVec rs_objects;       /* the object log (GCF_REMEMBERED objects) */
-    uint64_t rs_folds;      /* times the slot log was folded into cards */
     GCVec dirty_blocks;     /* major blocks with dirty cards (MajorBlock.listed) */
     int dirty_blocks_lost;  /* a block could not be listed: visit them all */
     GCVec released_los;     /* large storage released since the last nursery
@@ -216,7 +213,6 @@ typedef struct GCState {
     uint8_t pause;          /* gc_setparam'ed, drives the pacer */
     uint8_t stepmul;        /* gc_setparam'ed, advisory */
     uint8_t allow_sync_major; /* tide_gc_allow_synchronous_major */
-    uint8_t in_minor;       /* a nursery collection is copying */
     int stepsize;           /* advisory */
     int fin_running;        /* finalizers running (nesting depth) */
     uint64_t collections;   /* completed full collections */

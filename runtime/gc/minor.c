@@ -668,7 +668,6 @@ void gc_minor(lua_State *L, int reason, int inside_full)
     size_t heap_before = gc_total(gc);
     uint8_t was_collecting = gc->collecting;
     gc->collecting = 1;
-    gc->in_minor = 1;
     gc_nursery_seal(gc);
     if (gc->verify_before && !inside_full) gc_verify_heap(L, "before a nursery collection");
 
@@ -703,7 +702,6 @@ void gc_minor(lua_State *L, int reason, int inside_full)
     gc_free_released(gc);
     gc->promoted += m.promoted;
     gc->minors++;
-    gc->in_minor = 0;
     if (gc->verify_after && !inside_full) gc_verify_heap(L, "after a nursery collection");
     gc->collecting = was_collecting;
     if (gc->trace)
