@@ -7,9 +7,10 @@
  *
  * When. Only in a full collection the program asked for (lua_gc "collect":
  * a loading screen, a level change) or in a memory emergency, and never in
- * low-latency mode (gc_evacuation_allowed). A collection started from
- * inside an allocation by the pacer or TIDE_GC_DEBUG's countdown never
- * evacuates: it must stay as short as a full mark and sweep.
+ * low-latency mode (gc_evacuation_allowed). A collection the collector
+ * starts itself (the pacer, at a safe point or inside an allocation;
+ * TIDE_GC_DEBUG's countdown) never evacuates: it must stay as short as a
+ * full mark and sweep.
  *
  * World stopped, mutator thread, inside gc_collect after step 4 (weak
  * entries cleared, finalizable objects separated and resurrected) and
@@ -39,6 +40,10 @@
  * the conservative scan skips; the code, constants and nested-prototype
  * arrays are plain memory the copy shares with the original, and a
  * CallInfo's savedpc points into the code array, which does not move).
+ * One caller is not covered: lua_dump keeps prototypes in C locals while
+ * it calls the writer, and unlike lua_load it does not raise
+ * unanchored_callers, so a writer that calls lua_gc(LUA_GCCOLLECT) hides
+ * them from the scan.
  *
  * Which blocks. Per size class and kind, the sparse blocks (candidates)
  * are taken from the sparsest up while the class has room for their
@@ -53,8 +58,8 @@
  * over arenas that stay in use.) Since the fix-up walks the whole heap,
  * an evacuation that would free (net) fewer than 1/EVAC_MIN_GAIN_SHARE of
  * the blocks is skipped, but in an emergency. The chosen blocks are taken
- * off the allocation lists first (major_evacuate_block), so that no copy
- * lands in one.
+ * off the allocation lists first (major_evacuate_block,
+ * major_evacuate_detach), so that no copy lands in one.
  *
  * How. Each object is copied (memcpy) into a slot of its class and kind;
  * the copy is marked, the original unmarked (the sweep frees it) and left
@@ -68,7 +73,8 @@
  *
  * Fixing references — everything that may name a moved object:
  *  - every marked object of every space (nursery objects pinned by the
- *    nursery collection included): its fields, a table's array / hash part
+ *    nursery collection included; blocks of strings, which reference
+ *    nothing, are skipped): its fields, a table's array / hash part
  *    pointers (interior: Part payloads) and its lastfree (rebased with its
  *    hash part), a storage's values and keys, dead keys included (`next`
  *    compares them with the live key by address);
@@ -83,11 +89,12 @@
  *    tobefnz, the remembered set's logs (slot-log entries name a Part,
  *    kind in the low bits, and a slot inside it), and the string table's
  *    chains (a moved string keeps its hash, so its bucket).
- * An old object left referencing a young (pinned) object is remembered
- * again as it is fixed, since the cards and log entries of an original do
- * not cover its copy. Then the husks become fillers (HT_FILLER), so that
- * the sweep frees them like any dead object without freeing what the
- * copies now own (a prototype's arrays) or unlinking them from a thread.
+ * An old object left referencing a young (pinned, not cemented) object is
+ * remembered again as it is fixed, since the cards and log entries of an
+ * original do not cover its copy. Then the husks become fillers
+ * (HT_FILLER), so that the sweep frees them like any dead object without
+ * freeing what the copies now own (a prototype's arrays) or unlinking them
+ * from a thread.
  *
  * TIDE_GC_DEBUG=evacuate-all makes every evacuation move every block that
  * can move, dense or not, into new arenas if need be, whatever it costs:
@@ -95,7 +102,6 @@
  * sparse blocks of ordinary runs reach only some kinds of objects, and
  * seldom the state's own).
  */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "gc_internal.h"
@@ -106,6 +112,7 @@
 /* An evacuation must free (net) at least 1/EVAC_MIN_GAIN_SHARE of the
  * blocks in use (outside emergencies). */
 #define EVAC_MIN_GAIN_SHARE 64
+/* The filter of the block index has 2^EVAC_FILTER_SHIFT bits (32 KiB). */
 #define EVAC_FILTER_SHIFT 18
 #define EVAC_FILTER_WORDS (((size_t)1 << EVAC_FILTER_SHIFT) / 64)
 
@@ -119,7 +126,6 @@ typedef struct EvacBlock {
 } EvacBlock;
 
 typedef struct Evac {
-    lua_State *L;
     GCState *gc;
     GlobalState *g;
     EvacBlock *blocks;  /* the candidates, then the chosen ones */
@@ -127,7 +133,7 @@ typedef struct Evac {
     /* The blocks indexed by address (their number: address >> block
      * shift): an open-addressing table of numbers (0: empty) and, beside
      * it, their positions in blocks[]; before it, the range the blocks
-     * span and a filter of EVAC_FILTER_BITS bits (bit h set: some block's
+     * span and a filter of 2^EVAC_FILTER_SHIFT bits (bit h set: some block's
      * number hashes to h). Nearly every reference the fix-up meets leads
      * elsewhere, and the range or the filter (32 KiB) turns it away
      * without a probe. */
@@ -235,7 +241,15 @@ static inline void *forward(const Evac *ev, void *p)
     return copy + ((char *)p - start);
 }
 
-/* Fix one reference; returns 1 if it leads to a young object. */
+/* Must a reference from an old object to the object [o] be remembered:
+ * is [o] young, and not cemented (a cemented object is a root of every
+ * nursery collection, minor.c)? */
+static inline int needs_remembering(const Evac *ev, const GCObject *o)
+{
+    return gc_isyoung(ev->g, o) && !(o->flags & GCF_CEMENTED);
+}
+
+/* Fix one reference to an object; returns needs_remembering. */
 #define fix_ref(ev, ref) fix_ref_((ev), (void **)(void *)&(ref))
 static inline int fix_ref_(const Evac *ev, void **ref)
 {
@@ -243,7 +257,7 @@ static inline int fix_ref_(const Evac *ev, void **ref)
     if (p == NULL) return 0;
     p = forward(ev, p);
     *ref = p;
-    return gc_isyoung(ev->g, p);
+    return needs_remembering(ev, p);
 }
 
 static inline int fix_value(const Evac *ev, TValue *v)
@@ -481,14 +495,17 @@ static void copy_block(Evac *ev, EvacBlock *eb)
 static void fix_table(const Evac *ev, Table *t, int *y)
 {
     *y |= fix_ref(ev, t->metatable);
-    if (t->array != NULL) *y |= fix_ref(ev, t->array); /* a Part's payload */
+    if (t->array != NULL) { /* a Part's payload */
+        t->array = forward(ev, t->array);
+        *y |= needs_remembering(ev, obj2gco(part_of(t->array)));
+    }
     if (!tab_isdummy(t)) {
         Node *old = t->node, *now = forward(ev, old);
         if (now != old) {
             if (t->lastfree != NULL) t->lastfree = now + (t->lastfree - old);
             t->node = now;
         }
-        *y |= gc_isyoung(ev->g, now);
+        *y |= needs_remembering(ev, obj2gco(part_of(now)));
     }
 }
 
@@ -574,10 +591,11 @@ static int fix_object(const Evac *ev, GCObject *o, int remember)
 }
 
 /* Fix a marked object of the old spaces. An object left referencing a
- * young (pinned) object is remembered again: the copies must be (the
- * cards and log entries of the originals do not cover them), and for the
- * others it only adds an entry or two (after a full collection's nursery
- * collection, only the pinned objects are young). */
+ * young (pinned, not cemented) object is remembered again: the copies
+ * must be (the cards and log entries of the originals do not cover them),
+ * and for the others it only adds an entry or two (after a full
+ * collection's nursery collection only pinned objects are young, and one
+ * that many old objects name is cemented). */
 static void fix_old(const Evac *ev, GCObject *o)
 {
     if (o->tt == HT_THREAD) return;
@@ -717,7 +735,6 @@ void gc_evacuate(lua_State *L, GCReason reason)
     uint64_t start = gc_now_ns();
     Evac ev;
     memset(&ev, 0, sizeof ev);
-    ev.L = L;
     ev.gc = gc;
     ev.g = G(L);
     ev.lo = 1;
