@@ -36,9 +36,12 @@ cd "$(dirname "$0")"
 #   xvfb                a virtual display for the window-mode tests
 #   time                GNU time (/usr/bin/time): peak RSS in ./build.sh bench
 #   lua-lpeg lua-cjson  C modules Debian compiled for stock Lua 5.4: the tests
-#                       load them into libtide (binary compatibility)
+#                       load them into libtide (binary compatibility); cjson
+#                       also reads the collector's trace files in the tests
+#   systemtap-sdt-dev   sys/sdt.h: libtide's USDT probes for bpftrace and perf
+#                       (runtime/README.md); without it they compile to nothing
 PACKAGES=(premake4 make gcc clang pkg-config libsdl2-dev liblua5.4-dev lua5.4
-          libluajit-5.1-dev libstb-dev xvfb time lua-lpeg lua-cjson)
+          libluajit-5.1-dev libstb-dev xvfb time lua-lpeg lua-cjson systemtap-sdt-dev)
 
 jobs=$(nproc 2>/dev/null || echo 2)
 

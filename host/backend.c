@@ -191,8 +191,33 @@ int backend_open(backend_State *b, options_GcMode mode, double memory_limit_mb,
 
 void backend_close(backend_State *b)
 {
-    if (b->L != NULL) lua_close(b->L);
+    if (b->L != NULL) lua_close(b->L); /* (tide: completes the trace file) */
     b->L = NULL;
+}
+
+int backend_supports_gc_trace(char *err, size_t err_size)
+{
+#if defined(TIDE_HOST_BACKEND_TIDE)
+    (void)err, (void)err_size;
+    return 1;
+#else
+    snprintf(err, err_size, "--gc-trace: only the tide backend writes a collector trace "
+             "(this is the %s backend)", traits.name);
+    return 0;
+#endif
+}
+
+int backend_trace_gc(backend_State *b, const char *path, char *err, size_t err_size)
+{
+#if defined(TIDE_HOST_BACKEND_TIDE)
+    int error = tide_gc_trace_open(b->L, path);
+    if (error == 0) return 1;
+    snprintf(err, err_size, "--gc-trace: cannot write '%s': %s", path, strerror(error));
+    return 0;
+#else
+    (void)b, (void)path;
+    return backend_supports_gc_trace(err, err_size);
+#endif
 }
 
 int backend_gc_reported(const backend_State *b)

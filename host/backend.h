@@ -59,6 +59,15 @@ int backend_open(backend_State *b, options_GcMode mode, double memory_limit_mb,
                  uint64_t (*clock_ns)(void), char *err, size_t err_size);
 void backend_close(backend_State *b);
 
+/* 1 if this backend writes a collector trace (--gc-trace: tide only); else
+ * 0 and why, in [err]. */
+int backend_supports_gc_trace(char *err, size_t err_size);
+
+/* Writes the collector's trace file, Chrome trace-event JSON (tide.h:
+ * tide_gc_trace_open), to [path] until backend_close. Returns 1, or 0 with
+ * why in [err]. */
+int backend_trace_gc(backend_State *b, const char *path, char *err, size_t err_size);
+
 /* Records every pause of the collector into [log] from now on, where the
  * runtime reports them one by one (tide: tide_gc_set_event_callback; the
  * callback only appends to [log], see recorder_PauseLog), and returns 1;

@@ -216,9 +216,17 @@ static int start_and_run(host_Run *run)
     char err[512];
     if (!backend_supports_gc_mode(run->options.gc_mode, err, sizeof err))
         return usage_error(run->program, err);
+    if (run->options.gc_trace != NULL && !backend_supports_gc_trace(err, sizeof err))
+        return usage_error(run->program, err);
     if (!backend_open(&run->backend, run->options.gc_mode, run->options.memory_limit_mb,
                       platform_clock_ns, err, sizeof err)) {
         fprintf(stderr, "%s: %s\n", run->program, err);
+        return EXIT_SCRIPT_FAILED;
+    }
+    if (run->options.gc_trace != NULL && !backend_trace_gc(&run->backend, run->options.gc_trace,
+                                                           err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", run->program, err);
+        backend_close(&run->backend);
         return EXIT_SCRIPT_FAILED;
     }
     engine_host_init(&run->host, backend_name(), platform_clock_ns);

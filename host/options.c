@@ -198,6 +198,14 @@ static int set_memory_limit(host_Options *o, const char *name, const char *value
     return 1;
 }
 
+static int set_gc_trace(host_Options *o, const char *name, const char *value,
+                        char *err, size_t err_size)
+{
+    if (value[0] == '\0') return usage_error(err, err_size, "%s: expected a file", name);
+    o->gc_trace = value;
+    return 1;
+}
+
 static int set_exec(host_Options *o, const char *name, const char *value,
                     char *err, size_t err_size)
 {
@@ -232,6 +240,7 @@ static const option_Row option_table[] = {
     { "--idle-budget-ms", 1, set_idle_budget },
     { "--watchdog-ms", 1, set_watchdog },
     { "--memory-limit", 1, set_memory_limit },
+    { "--gc-trace", 1, set_gc_trace },
     { "--exec", 0, set_exec },
     { "--quiet", 0, set_quiet },
 };
@@ -358,6 +367,7 @@ void options_print_usage(FILE *to, const char *program)
         "  --watchdog-ms N       stop when one call into the script runs longer than N ms\n"
         "                        (default %d; 0 = off; off in --exec unless given)\n"
         "  --memory-limit MB     script heap limit; past it allocation fails\n"
+        "  --gc-trace FILE       write the collector's trace (Perfetto JSON; tide only)\n"
         "  --exec                run GAME once as a plain script, no frame loop\n"
         "  --quiet               print no summary\n"
         "  --help, --version\n"

@@ -51,6 +51,7 @@ typedef struct host_Options {
     double idle_budget_ms;
     int64_t watchdog_ms;        /* -1: not given (default on, off in --exec); 0: off */
     double memory_limit_mb;     /* 0: no limit */
+    const char *gc_trace;       /* --gc-trace FILE (tide only); NULL: none */
     int exec;
     int quiet;
     const char *game;

@@ -27,6 +27,11 @@
 --   headers  Tide's public headers: they compile with every name used, and
 --            declare everything stock liblua5.4 exports (once, not per --bin)
 --   exports  libtide.so exports the whole API and nothing else
+--   observe  the collector seen from outside (runtime/README.md): the USDT
+--            probes (provider tide) are in libtide.so and `tide` (readelf
+--            -n); TIDE_GC_TRACE makes `tide` write a trace file, and
+--            --gc-trace the tide host, that is JSON with the pauses (and
+--            frames) in it; the stock hosts refuse --gc-trace
 --   cli      the hosts' command line: usage errors, a missing game
 --   tide-cli the `tide` interpreter's command line, when a --bin folder has
 --            it: the cases of tests/tide_cli_cases.lua (options, arg,
@@ -429,6 +434,111 @@ local function suite_exports(bin)
     end
 end
 
+-- The collector seen from outside. Each probe with its argument count.
+local PROBES = { gc__begin = 1, gc__end = 3, phase__change = 2, heap__limit = 1 }
+local TRACE_PHASES = { idle = true, ["initial-mark"] = true, marking = true, ["final-mark"] = true,
+                       sweeping = true, ["sync-major"] = true }
+local TRACE_PAUSES = { minor = true, ["initial-mark"] = true, ["final-mark"] = true,
+                       ["sync-major"] = true, emergency = true }
+
+local function probe_problems(binary)
+    local status, stdout, stderr = run("readelf -n " .. shell_quote(binary))
+    if status ~= 0 then return { "readelf -n failed (binutils):\n     | " .. excerpt(stderr) } end
+    local found = {}
+    for provider, name, args in stdout:gmatch("Provider: (%S+)%s+Name: (%S+)%s+Location:[^\n]*\n%s*Arguments:([^\n]*)") do
+        if provider == "tide" then found[name] = select(2, args:gsub("%S+", "")) end
+    end
+    local problems = {}
+    for name, nargs in pairs(PROBES) do
+        if found[name] == nil then
+            problems[#problems + 1] = "no stapsdt note tide:" .. name .. " (sys/sdt.h missing? " ..
+                "./build.sh deps installs systemtap-sdt-dev; then rebuild)"
+        elseif found[name] ~= nargs then
+            problems[#problems + 1] = string.format("tide:%s has %d arguments, expected %d", name, found[name], nargs)
+        end
+    end
+    table.sort(problems)
+    return problems
+end
+
+-- Problems of the trace file at [path]: JSON (lua-cjson), with complete
+-- events for pauses of every kind in [want_pauses] (a positive duration
+-- each) and [frames] frame spans (nil: not checked), and phase changes
+-- between valid phases.
+local function trace_problems(path, want_pauses, frames)
+    local ok, cjson = pcall(require, "cjson")
+    if not ok then return { "lua-cjson is missing (./build.sh deps installs it)" } end
+    local text = read_file(path)
+    if text == nil then return { "no trace file " .. path } end
+    local decoded, doc = pcall(cjson.decode, text)
+    if not decoded or type(doc) ~= "table" or type(doc.traceEvents) ~= "table" then
+        return { "the trace is not {\"traceEvents\":[...]} JSON: " .. tostring(doc) }
+    end
+    local problems, pauses, frame_spans = {}, {}, 0
+    for _, e in ipairs(doc.traceEvents) do
+        if e.ph == "X" and e.tid == 2 then
+            if not TRACE_PAUSES[e.name] then problems[#problems + 1] = "unknown pause kind " .. tostring(e.name) end
+            if not (e.dur > 0) then problems[#problems + 1] = "a " .. tostring(e.name) .. " pause of no duration" end
+            pauses[e.name] = (pauses[e.name] or 0) + 1
+        elseif e.ph == "X" and e.name == "frame" then
+            frame_spans = frame_spans + 1
+        elseif e.name == "phase-change" and not (TRACE_PHASES[e.args.from] and TRACE_PHASES[e.args.to]) then
+            problems[#problems + 1] = "a phase change between unknown phases"
+        end
+    end
+    for _, kind in ipairs(want_pauses) do
+        if not pauses[kind] then problems[#problems + 1] = "no " .. kind .. " pause in the trace" end
+    end
+    if frames and frame_spans ~= frames then
+        problems[#problems + 1] = string.format("%d frame spans, expected %d", frame_spans, frames)
+    end
+    return problems
+end
+
+local function suite_observe(bin)
+    for _, file in ipairs({ "libtide.so", "tide" }) do
+        local binary = bin .. "/" .. file
+        local name = "observe USDT probes [" .. binary .. "]"
+        if file_exists(binary) and selected(name) then report(name, probe_problems(binary)) end
+    end
+    local tide = bin .. "/tide"
+    local name = "observe TIDE_GC_TRACE [" .. tide .. "]"
+    if file_exists(tide) and selected(name) then
+        run_counter = run_counter + 1
+        local script, trace = scratch .. "/trace" .. run_counter .. ".lua", scratch .. "/trace" .. run_counter .. ".json"
+        local f = assert(io.open(script, "wb"))
+        f:write("local keep = {}\nfor i = 1, 300000 do keep[i % 64 + 1] = { i, tostring(i) } end\n",
+                "collectgarbage()\nprint('done')\n")
+        f:close()
+        local status, stdout, stderr = run("env TIDE_GC_TRACE=" .. shell_quote(trace) .. " " .. shell_quote(tide) ..
+            " " .. shell_quote(script))
+        local problems = trace_problems(trace, { "minor", "sync-major" })
+        if status ~= 0 or stdout ~= "done\n" then
+            problems[#problems + 1] = "exit status " .. status .. ", stdout " .. string.format("%q", stdout) ..
+                "\n     | " .. excerpt(stderr)
+        end
+        report(name, problems)
+    end
+    for _, host in ipairs(hosts_in(bin)) do
+        name = "observe --gc-trace [" .. host.path .. "]"
+        if selected(name) then
+            run_counter = run_counter + 1
+            local trace = scratch .. "/host-trace" .. run_counter .. ".json"
+            local status, _, stderr = run(string.format("%s --headless --quiet --frames 60 --gc-trace %s %s",
+                shell_quote(host.path), shell_quote(trace), shell_quote("tests/host/gc_pauses_tide.lua")))
+            local problems = {}
+            if host.name == "tide" then
+                problems = trace_problems(trace, { "minor" }, 60)
+                if status ~= 0 then problems[#problems + 1] = "exit status " .. status .. "\n     | " .. excerpt(stderr) end
+            elseif status ~= 2 or not stderr:find("only the tide backend writes a collector trace", 1, true) then
+                problems[#problems + 1] = "expected a usage error (exit 2), got exit " .. status .. "\n     | " ..
+                    excerpt(stderr)
+            end
+            report(name, problems)
+        end
+    end
+end
+
 local function count_csv_rows(path)
     local text = read_file(path)
     if not text then return nil end
@@ -693,6 +803,7 @@ for _, bin in ipairs(options.bins) do
     suite_unit(bin, "tide-unit-tests")
     suite_unit(bin, "tide-gc-unit-tests")
     suite_exports(bin)
+    suite_observe(bin)
     suite_scripts(bin)
     suite_api(bin)
     suite_host(bin)

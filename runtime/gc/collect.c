@@ -93,6 +93,7 @@ void gc_collect(lua_State *L, GCReason reason)
     GCState *gc = gc_state(L);
     lua_assert(gc_may_collect(gc));
     uint64_t start = gc_now_ns();
+    gc_frames_note_pause_begin(gc, reason == GC_REASON_EMERGENCY ? TIDE_GC_PAUSE_EMERGENCY : TIDE_GC_PAUSE_SYNC_MAJOR);
     size_t heap_before = gc_total(gc);
     gc->collecting = 1;
     /* Whether this collection may compact the major heap (evacuate.c) is

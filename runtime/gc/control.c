@@ -17,7 +17,9 @@
  * returns fail), as in Lua 5.4.
  */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gc_internal.h"
 #include "../vm/strings.h"
@@ -55,6 +57,11 @@ int gc_init(lua_State *L)
     gc_set_debt(gc);
     const char *spec = getenv("TIDE_GC_DEBUG");
     if (spec != NULL) gc_debug_parse(gc, spec);
+    const char *trace_path = getenv("TIDE_GC_TRACE");
+    if (trace_path != NULL && trace_path[0] != '\0') {
+        int err = gc_trace_open(gc, trace_path);
+        if (err != 0) fprintf(stderr, "tide: cannot open TIDE_GC_TRACE file '%s': %s\n", trace_path, strerror(err));
+    }
     return 1;
 }
 
@@ -86,6 +93,7 @@ void gc_freeall(lua_State *L)
     if (gc == NULL) return;
     gc->closing = 1;      /* no collections, no new finalizable objects */
     gc->event_fn = NULL;  /* tide.h: no events during lua_close */
+    gc_trace_close(gc);   /* complete: nothing is recorded while closing */
     gc_run_finalizers(L, 0);
     gc_separate_tobefnz(gc, 1);
     gc_run_finalizers(L, 0);

@@ -16,8 +16,14 @@
  *    less time than the budget left;
  *  - no concurrent marking yet: the phase read between calls is always
  *    "idle", and the low-latency setting is stored (see tide.h).
+ * The same functions fire the USDT probes (probes.h) and write the trace
+ * file (trace.c), whether or not an event callback is set: gc-begin and,
+ * for a full collection, the phase change to "sync-major" when a pause
+ * starts (gc_frames_note_pause_begin); gc-end and the change back to
+ * "idle" when it ends.
  */
 #include "gc_internal.h"
+#include "probes.h"
 
 /* Finalizers tide_frame_begin may run, in time. */
 #define FRAME_BEGIN_FINALIZER_BUDGET_NS ((uint64_t)500 * 1000)
@@ -50,6 +56,31 @@ static void emit(GCState *gc, int kind, int pause_kind, int phase, int previous_
     gc->event_fn(gc->event_ud, &ev);
 }
 
+/* The phase-change probe, out of line: with constant phases inlined, the
+ * probe's arguments would be immediates, which perf cannot read. */
+__attribute__((noinline)) static void probe_phase_change(int from, int to)
+{
+    TIDE_PROBE_PHASE_CHANGE(from, to);
+}
+
+void gc_frames_note_pause_begin(GCState *gc, int pause_kind)
+{
+    if (gc->closing) return;
+    TIDE_PROBE_GC_BEGIN(pause_kind);
+    if (pause_kind != TIDE_GC_PAUSE_MINOR) probe_phase_change(TIDE_GC_PHASE_IDLE, TIDE_GC_PHASE_SYNC_MAJOR);
+}
+
+/* The trace file's record of a pause that ended: its phases, then itself. */
+static void trace_pause(GCState *gc, int pause_kind, uint64_t start_ns, uint64_t duration_ns, size_t heap_before,
+                        size_t heap_after)
+{
+    if (pause_kind != TIDE_GC_PAUSE_MINOR) {
+        gc_trace_phase(gc, TIDE_GC_PHASE_IDLE, TIDE_GC_PHASE_SYNC_MAJOR, start_ns);
+        gc_trace_phase(gc, TIDE_GC_PHASE_SYNC_MAJOR, TIDE_GC_PHASE_IDLE, start_ns + duration_ns);
+    }
+    gc_trace_pause(gc, pause_kind, start_ns, duration_ns, heap_before, heap_after);
+}
+
 void gc_frames_note_pause(GCState *gc, int pause_kind, uint64_t start_ns, uint64_t duration_ns,
                           size_t heap_before)
 {
@@ -60,8 +91,11 @@ void gc_frames_note_pause(GCState *gc, int pause_kind, uint64_t start_ns, uint64
         gc->stats.pause_ns += duration_ns;
         if (duration_ns > gc->stats.max_pause_ns) gc->stats.max_pause_ns = duration_ns;
     }
-    if (gc->event_fn == NULL) return;
     size_t heap_after = gc_total(gc);
+    if (pause_kind != TIDE_GC_PAUSE_MINOR) probe_phase_change(TIDE_GC_PHASE_SYNC_MAJOR, TIDE_GC_PHASE_IDLE);
+    TIDE_PROBE_GC_END(pause_kind, duration_ns, heap_after);
+    if (gc->trace_file != NULL) trace_pause(gc, pause_kind, start_ns, duration_ns, heap_before, heap_after);
+    if (gc->event_fn == NULL) return;
     if (pause_kind != TIDE_GC_PAUSE_MINOR) {
         emit(gc, TIDE_GC_EVENT_PHASE, TIDE_GC_PAUSE_NONE, TIDE_GC_PHASE_SYNC_MAJOR, TIDE_GC_PHASE_IDLE, start_ns, 0,
              heap_before);
@@ -74,9 +108,14 @@ void gc_frames_note_pause(GCState *gc, int pause_kind, uint64_t start_ns, uint64
 
 void gc_frames_note_heap_limit(GCState *gc)
 {
-    if (gc->closing || gc->event_fn == NULL) return;
-    emit(gc, TIDE_GC_EVENT_HEAP_LIMIT, TIDE_GC_PAUSE_NONE, TIDE_GC_PHASE_IDLE, TIDE_GC_PHASE_IDLE, gc_now_ns(), 0,
-         gc_total(gc));
+    if (gc->closing) return;
+    size_t heap = gc_total(gc);
+    TIDE_PROBE_HEAP_LIMIT(heap);
+    if (gc->trace_file == NULL && gc->event_fn == NULL) return;
+    uint64_t now = gc_now_ns();
+    if (gc->trace_file != NULL) gc_trace_heap_limit(gc, now, heap);
+    if (gc->event_fn != NULL)
+        emit(gc, TIDE_GC_EVENT_HEAP_LIMIT, TIDE_GC_PAUSE_NONE, TIDE_GC_PHASE_IDLE, TIDE_GC_PHASE_IDLE, now, 0, heap);
 }
 
 void gc_frames_note_finalizer(GCState *gc)
@@ -111,6 +150,7 @@ TIDE_API void tide_frame_end(lua_State *L)
     gc->stats.allocated_bytes = gc->allocated + gc_nursery_used(gc) - gc->frame_alloc_start;
     gc->stats.promoted_bytes = gc->promoted - gc->frame_promoted_start;
     gc->frame_open = 0;
+    if (gc->trace_file != NULL) gc_trace_frame_end(gc);
 }
 
 TIDE_API void tide_frame_begin(lua_State *L)
@@ -121,6 +161,7 @@ TIDE_API void tide_frame_begin(lua_State *L)
     gc->frame++;
     memset(&gc->stats, 0, sizeof gc->stats);
     gc->frame_open = 1;
+    if (gc->trace_file != NULL) gc_trace_frame_begin(gc);
     gc->frame_alloc_start = gc->allocated + gc_nursery_used(gc);
     gc->frame_promoted_start = gc->promoted;
     int safe = !call_in_progress(L);
@@ -151,6 +192,7 @@ TIDE_API void tide_gc_idle(lua_State *L, uint64_t budget_ns)
     gc_set_debt(gc);
     gc->in_idle = 0;
     if (gc->frame != 0) gc->stats.idle_gc_ns += gc_now_ns() - start;
+    if (gc->trace_file != NULL) gc_trace_idle(gc, start, budget_ns);
 }
 
 /* --- statistics ------------------------------------------------------------------------- */

@@ -262,6 +262,7 @@ typedef struct GCState {
     uint64_t last_pause_ns; /* duration of the last full collection */
     tide_GcEventFn event_fn;
     void *event_ud;
+    struct GCTraceFile *trace_file; /* tide_gc_trace_open, TIDE_GC_TRACE (trace.c); NULL = none */
 } GCState;
 
 #define gc_state(L) (G(L)->gc)
@@ -539,6 +540,27 @@ TIDE_INTERNAL void gc_frames_note_pause(GCState *gc, int pause_kind, uint64_t st
                                         size_t heap_before);
 TIDE_INTERNAL void gc_frames_note_heap_limit(GCState *gc);
 TIDE_INTERNAL void gc_frames_note_finalizer(GCState *gc);
+/* A collection of [pause_kind] starts (outside a full collection, for a
+ * nursery one): fires the gc-begin probe (and, for a full collection, the
+ * phase change to sync-major). Call it first thing, paired with the
+ * gc_frames_note_pause that ends it. */
+TIDE_INTERNAL void gc_frames_note_pause_begin(GCState *gc, int pause_kind);
+
+/* --- trace.c: the trace file (Chrome trace-event JSON) ---------------------------- */
+typedef struct GCTraceFile GCTraceFile;
+/* Open [path] (truncating it) as the trace, closing any trace open before;
+ * 0, or an errno value with nothing changed. */
+TIDE_INTERNAL int gc_trace_open(GCState *gc, const char *path);
+/* Complete and close the trace, if one is open. */
+TIDE_INTERNAL void gc_trace_close(GCState *gc);
+/* Records, called by frames.c only while gc->trace_file is set. */
+TIDE_INTERNAL void gc_trace_pause(GCState *gc, int pause_kind, uint64_t start_ns, uint64_t duration_ns,
+                                  size_t heap_before, size_t heap_after);
+TIDE_INTERNAL void gc_trace_phase(GCState *gc, int from, int to, uint64_t at_ns);
+TIDE_INTERNAL void gc_trace_heap_limit(GCState *gc, uint64_t at_ns, size_t heap_bytes);
+TIDE_INTERNAL void gc_trace_frame_begin(GCState *gc);
+TIDE_INTERNAL void gc_trace_frame_end(GCState *gc);
+TIDE_INTERNAL void gc_trace_idle(GCState *gc, uint64_t start_ns, uint64_t budget_ns);
 
 /* --- debug.c ----------------------------------------------------------------------- */
 TIDE_INTERNAL void gc_debug_parse(GCState *gc, const char *spec);

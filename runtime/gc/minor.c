@@ -664,6 +664,7 @@ void gc_minor(lua_State *L, int reason, int inside_full)
 {
     GCState *gc = gc_state(L);
     if (gc->nursery.raw == NULL) return;
+    if (!inside_full) gc_frames_note_pause_begin(gc, reason == GC_REASON_EMERGENCY ? TIDE_GC_PAUSE_EMERGENCY : TIDE_GC_PAUSE_MINOR);
     uint64_t start = gc_now_ns();
     size_t heap_before = gc_total(gc);
     uint8_t was_collecting = gc->collecting;

@@ -1,6 +1,7 @@
 /*
  * tide.h — what libtide offers beyond Lua 5.4's API: control over the
- * collector, per-frame statistics, GC handles and collector events.
+ * collector, per-frame statistics, GC handles, collector events and trace
+ * files.
  *
  * Nothing in lua.h, lauxlib.h or lualib.h includes this header; a program
  * that wants the extensions includes it itself. Code that must also build
@@ -415,6 +416,50 @@ typedef void (*tide_GcEventFn)(void *ud, const tide_GcEvent *event);
  * Never collects, runs no code. Mutator only.
  */
 TIDE_API void tide_gc_set_event_callback(lua_State *L, tide_GcEventFn fn, void *ud);
+
+/*=========================================================================
+ * Trace files
+ *
+ * A trace file records what the collector did, in the Chrome trace-event
+ * JSON format that Perfetto (ui.perfetto.dev) and chrome://tracing open:
+ * a span per pause (named by its kind: "minor", "sync-major",
+ * "emergency", ...; args: frame, heap bytes before and after, in_idle), a
+ * span per collector phase other than "idle" and an instant per phase
+ * change, a span per frame (tide_frame_begin to tide_frame_end) and per
+ * tide_gc_idle call, an instant per heap-limit event, and a "heap" counter.
+ * Timestamps are CLOCK_MONOTONIC, in microseconds as the format wants.
+ *
+ * Setting the environment variable TIDE_GC_TRACE to a path opens a trace
+ * there for every state created (lua_newstate); a file that cannot be
+ * opened is reported on stderr and the state is created without a trace.
+ *
+ * Writing is buffered and never calls Lua; whenever the trace writes to the
+ * file (every second or so, and at close), the file is a complete JSON
+ * document, {"traceEvents":[...]}, so a program that exits without
+ * lua_close loses at most the last second of events (on a file that can
+ * seek; on a pipe, the document is complete only after close). The trace's
+ * memory comes from malloc, not the state's allocator, and does not count
+ * against the heap limit. If writing fails (disk full), the trace stops
+ * recording and the file keeps what was written.
+ */
+
+/*
+ * Opens [path] as the state's trace file, truncating it, and starts
+ * recording. A trace already open is completed and closed first. Returns
+ * 0, or, if the file cannot be created or written, an errno value (never
+ * 0) and changes nothing: a trace that was open stays open.
+ *
+ * Never collects, runs no code. Mutator only.
+ */
+TIDE_API int tide_gc_trace_open(lua_State *L, const char *path);
+
+/*
+ * Completes and closes the state's trace file, if one is open. lua_close
+ * does it too (nothing that happens during lua_close is recorded).
+ *
+ * Never collects, runs no code. Mutator only.
+ */
+TIDE_API void tide_gc_trace_close(lua_State *L);
 
 #ifdef __cplusplus
 }

@@ -35,9 +35,10 @@
  * against libtide has them. */
 #ifdef TIDE_API_TESTS_LIBTIDE
 #define TIDE_API_MODULES(X) \
-    X(handles)                \
-    X(evacuation)     \
-    X(pinning)
+    X(handles)              \
+    X(evacuation)           \
+    X(pinning)              \
+    X(gc_trace)
 #else
 #define TIDE_API_MODULES(X)
 #endif

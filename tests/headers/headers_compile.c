@@ -324,6 +324,8 @@ static const any_function functions[] = {
     FN(tide_gc_set_nursery_size, int (*)(lua_State *, size_t)),
     FN(tide_gc_set_heap_limit, void (*)(lua_State *, size_t)),
     FN(tide_gc_set_event_callback, void (*)(lua_State *, tide_GcEventFn, void *)),
+    FN(tide_gc_trace_open, int (*)(lua_State *, const char *)),
+    FN(tide_gc_trace_close, void (*)(lua_State *)),
 };
 
 /* lua_ident is the one variable. */

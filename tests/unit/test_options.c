@@ -112,6 +112,23 @@ TEST(options_gc_modes)
     CHECK(REFUSED("expected default, incremental", "--gc", "Default", "g.lua"));
 }
 
+TEST(options_gc_trace)
+{
+    host_Options o;
+    CHECK_INT(PARSE(&o, "g.lua"), OPTIONS_RUN);
+    CHECK(o.gc_trace == NULL);
+    options_free(&o);
+    /* Parsed on every backend; the stock hosts refuse it when they start. */
+    CHECK_INT(PARSE(&o, "--gc-trace", "out/trace.json", "g.lua"), OPTIONS_RUN);
+    CHECK_STR(o.gc_trace, "out/trace.json");
+    options_free(&o);
+    CHECK_INT(PARSE(&o, "--gc-trace=t.json", "--exec", "g.lua"), OPTIONS_RUN);
+    CHECK_STR(o.gc_trace, "t.json");
+    options_free(&o);
+    CHECK(REFUSED("--gc-trace: expected a file", "--gc-trace=", "g.lua"));
+    CHECK(REFUSED("--gc-trace needs a value", "g.lua", "--gc-trace"));
+}
+
 TEST(options_numbers)
 {
     host_Options o;
