@@ -15,8 +15,10 @@
 --            TIDE_GC_DEBUG=SPEC (by default collect-every=1000,verify,poison:
 --            a collection every 1000 allocations, every eighth a full one,
 --            the heap verified around each, freed memory poisoned); and with
---            TIDE_GC_DEBUG=tiny-nursery,poison (the smallest nursery: a
---            nursery collection every 64 KiB). The stress run is
+--            TIDE_GC_DEBUG=tiny-nursery,cycles,verify-marks,poison (the
+--            smallest nursery: a nursery collection every 64 KiB; major
+--            cycles back to back, marking in small steps while the script
+--            runs, each checked against a stop-the-world mark). The stress run is
 --            --gc-debug collect-every=1,verify,poison --filter gc-debug
 --            (README.md, "Tests")
 --   host     tests/host/*.lua games run by every host, checked against their
@@ -73,7 +75,7 @@ local SAMPLE_FRAMES = 300
 
 local options = { bins = {}, filter = nil, verbose = false,
                   gc_debug = "collect-every=1000,verify,poison",
-                  tiny_nursery = "tiny-nursery,poison" }
+                  tiny_nursery = "tiny-nursery,cycles,verify-marks,poison" }
 do
     local i = 1
     while i <= #arg do
@@ -439,7 +441,7 @@ local PROBES = { gc__begin = 1, gc__end = 3, phase__change = 2, heap__limit = 1 
 local TRACE_PHASES = { idle = true, ["initial-mark"] = true, marking = true, ["final-mark"] = true,
                        sweeping = true, ["sync-major"] = true }
 local TRACE_PAUSES = { minor = true, ["initial-mark"] = true, ["final-mark"] = true,
-                       ["sync-major"] = true, emergency = true }
+                       ["sync-major"] = true, emergency = true, ["mark-step"] = true, ["sweep-step"] = true }
 
 local function probe_problems(binary)
     local status, stdout, stderr = run("readelf -n " .. shell_quote(binary))

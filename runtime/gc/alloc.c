@@ -67,7 +67,12 @@ static void debug_collect(lua_State *L, GCState *gc)
 static void maybe_collect_full(lua_State *L, GCState *gc)
 {
     if (full_overdue(gc) && gc_may_collect(gc) && !gc->stopped && gc->fin_running == 0) {
-        gc_collect(L, GC_REASON_ALLOCATION);
+        /* In low-latency mode the cycle's own steps run here instead: they
+         * move nothing, and the world never stops for a whole collection. */
+        if (gc_cycles_on(gc) && !gc->allow_sync_major)
+            gc_cycle_step(L);
+        else
+            gc_collect(L, GC_REASON_ALLOCATION);
         /* Finalizers never run here; a program without frames runs them at
          * the next safe point. */
         if (gc_pending_count(gc) > 0 && gc->frame == 0 && gc->g->gc_debt <= 0) gc->g->gc_debt = 1;

@@ -284,6 +284,12 @@ void gc_cards_visit(GCState *gc, gc_CardObjectFn obj_fn, gc_CardPartFn slots_fn,
     int lost = gc->dirty_blocks_lost;
     memset(&gc->dirty_blocks, 0, sizeof gc->dirty_blocks);
     gc->dirty_blocks_lost = 0;
+    /* A lazy sweep may have freed a listed block since (and even given its
+     * arena back): only blocks still in use are looked at. */
+    size_t in_use = 0;
+    for (size_t i = 0; i < listed.n; i++)
+        if (major_block_in_use(gc->major, listed.items[i])) listed.items[in_use++] = listed.items[i];
+    listed.n = in_use;
     for (size_t i = 0; i < listed.n; i++) ((MajorBlock *)listed.items[i])->listed = 0;
     if (lost) {
         major_visit_dirty_cards(gc->major, visit_major_range, &cv, 1);
@@ -300,7 +306,8 @@ void gc_cards_visit(GCState *gc, gc_CardObjectFn obj_fn, gc_CardPartFn slots_fn,
     los_visit_dirty_cards(gc->los, visit_los_range, &cv, 1);
 }
 
-/* After a full collection's sweep: blocks it gave back leave the list. */
+/* After a sweep (when its last block is swept): blocks it gave back leave
+ * the list. */
 void gc_cards_forget_freed(GCState *gc)
 {
     size_t kept = 0;

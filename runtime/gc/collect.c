@@ -50,10 +50,16 @@ int gc_may_collect(GCState *gc)
 
 void gc_set_debt(GCState *gc)
 {
+    size_t due = gc->threshold;
+    if (gc_cycles_on(gc)) {
+        if (gc->phase == TIDE_GC_PHASE_SWEEPING) due = gc->sweep_step_at;
+        else if (!gc->cycle_marking) due = gc->cycles_eager ? 0 : gc->cycle_trigger;
+        else if (gc->mark_step_at < due) due = gc->mark_step_at;
+    }
     if (gc->stopped)
         gc->g->gc_debt = -(intptr_t)GC_STOPPED_DISTANCE;
     else
-        gc->g->gc_debt = (intptr_t)(gc->old + gc->raw) - (intptr_t)gc->threshold;
+        gc->g->gc_debt = (intptr_t)(gc->old + gc->raw) - (intptr_t)due;
 }
 
 size_t gc_total(GCState *gc)
@@ -88,6 +94,37 @@ __attribute__((noinline)) static MajorUsage major_usage(GCState *gc)
     return u;
 }
 
+void gc_finish_mark(GCState *gc)
+{
+    /* 1 */
+    gc_propagate(gc);
+    gc_converge_ephemerons(gc);
+    /* 2 */
+    size_t wfrom = gc->weak.n, afrom = gc->allweak.n;
+    gc_clear_by_values(gc, 0, 0);
+    gc_handles_clear(gc, HANDLE_WEAK);
+    /* 3 */
+    for (size_t i = gc_separate_tobefnz(gc, 0); i < gc->tobefnz.n; i++) gc_mark(gc, gc->tobefnz.items[i]);
+    gc_propagate(gc);
+    gc_converge_ephemerons(gc);
+    /* 4 */
+    gc_clear_by_keys(gc);
+    gc_clear_by_values(gc, wfrom, afrom);
+    gc_handles_clear(gc, HANDLE_WEAK_TRACK);
+    /* 5 (what must happen before anything moves or is freed) */
+    gc_remembered_filter(gc);
+    gc_cemented_filter(gc);
+}
+
+void gc_set_thresholds(GCState *gc)
+{
+    gc->live = gc->old + gc->raw;
+    gc->threshold = next_threshold(gc);
+    /* a cycle begins halfway from the live size to the threshold, so that
+     * marking (paced by mark_budget, cycle.c) ends before the threshold */
+    gc->cycle_trigger = gc->live + (gc->threshold - gc->live) / 2;
+}
+
 void gc_collect(lua_State *L, GCReason reason)
 {
     GCState *gc = gc_state(L);
@@ -99,6 +136,11 @@ void gc_collect(lua_State *L, GCReason reason)
     /* Whether this collection may compact the major heap (evacuate.c) is
      * settled before the mark: its conservative scan must then record what
      * the C stack holds. */
+    /* A cycle that is marking is abandoned: its snapshot holds what died
+     * since it began, and a full collection frees everything unreachable
+     * now (as Lua's own full collection restarts an incremental cycle). */
+    if (gc->cycle_marking) gc_cycle_abandon(gc);
+    if (gc->phase == TIDE_GC_PHASE_SWEEPING) gc_cycle_finish_sweep(L, 0);
     int evacuate = gc_evacuation_allowed(gc, reason);
     gc->sync_requested = 0;
     gc->may_evacuate = (uint8_t)evacuate;
@@ -119,34 +161,18 @@ void gc_collect(lua_State *L, GCReason reason)
     gc->grey.n = gc->weak.n = gc->ephemeron.n = gc->allweak.n = 0;
     gc->grey_overflow = gc->weak_overflow = 0;
     gc_mark_roots(L);
-    gc_propagate(gc);
-    gc_converge_ephemerons(gc);
-    /* 2 */
-    size_t wfrom = gc->weak.n, afrom = gc->allweak.n;
-    gc_clear_by_values(gc, 0, 0);
-    gc_handles_clear(gc, HANDLE_WEAK);
-    /* 3 */
-    for (size_t i = gc_separate_tobefnz(gc, 0); i < gc->tobefnz.n; i++) gc_mark(gc, gc->tobefnz.items[i]);
-    gc_propagate(gc);
-    gc_converge_ephemerons(gc);
-    /* 4 */
-    gc_clear_by_keys(gc);
-    gc_clear_by_values(gc, wfrom, afrom);
-    gc_handles_clear(gc, HANDLE_WEAK_TRACK);
+    gc_finish_mark(gc);
     /* 5 */
-    gc_remembered_filter(gc);
-    gc_cemented_filter(gc);
     if (evacuate) gc_evacuate(L, reason);
     gc_sweep(L, reason == GC_REASON_SAFE_POINT);
-    gc_cards_forget_freed(gc);
     gc_nursery_drop_dead(gc);
     if (reason == GC_REASON_EMERGENCY) gc_nursery_shrink(gc);
     /* The grey stack is scratch: the peak of one collection (a table of a
      * million entries) should not stay in the heap's count. It regrows in
      * a few doublings, and a failed growth only means a rescan. */
     if (gc->grey.cap > 4096) gc_vec_free(gc, &gc->grey);
-    gc->live = gc->old + gc->raw;
-    gc->threshold = next_threshold(gc);
+    if (gc->minor_grey.cap > 4096) gc_vec_free(gc, &gc->minor_grey);
+    gc_set_thresholds(gc);
     gc->collections++;
 
     if (gc->verify_after) gc_verify_heap(L, "after a full collection");
@@ -154,6 +180,7 @@ void gc_collect(lua_State *L, GCReason reason)
     gc_set_debt(gc);
     uint64_t duration = gc_now_ns() - start;
     gc->last_pause_ns = duration;
+    gc->last_full_ns = duration;
     if (gc->trace && evacuate) {
         MajorUsage after = major_usage(gc);
         fprintf(stderr, "tide gc: full collection %llu: %.3f ms, heap %zu -> %zu bytes, "
@@ -184,7 +211,10 @@ void gc_step(lua_State *L)
         gc->g->gc_debt = -(intptr_t)GC_STEP_DELAY;
         return;
     }
-    if (gc->old + gc->raw >= gc->threshold) {
+    if (gc_cycles_on(gc)) {
+        gc_scrub_stack();
+        gc_cycle_step(L);
+    } else if (gc->old + gc->raw >= gc->threshold) {
         gc_scrub_stack();
         gc_collect(L, GC_REASON_SAFE_POINT);
     }

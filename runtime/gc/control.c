@@ -47,6 +47,7 @@ int gc_init(lua_State *L)
     gc->raw = sizeof(GCState) + sizeof(GlobalState) + sizeof(lua_State);
     gc->live = gc->raw;
     gc->threshold = gc->raw + GC_MIN_GROWTH;
+    gc->cycle_trigger = gc->raw + GC_MIN_GROWTH / 2;
     g->gc = gc;
     L->hdr.age = GC_SPACE_EXTERNAL; /* the main thread: in no space */
     if (!gc_spaces_create(gc)) {
@@ -91,6 +92,10 @@ void gc_freeall(lua_State *L)
     GlobalState *g = G(L);
     GCState *gc = g->gc;
     if (gc == NULL) return;
+    /* a cycle in progress: its marks do not matter any more, but what its
+     * sweep has not freed yet owns memory that only a sweep finds */
+    if (gc->cycle_marking) gc_cycle_abandon(gc);
+    if (gc->phase == TIDE_GC_PHASE_SWEEPING) gc_cycle_finish_sweep(L, 0);
     gc->closing = 1;      /* no collections, no new finalizable objects */
     gc->event_fn = NULL;  /* tide.h: no events during lua_close */
     gc_trace_close(gc);   /* complete: nothing is recorded while closing */
@@ -119,6 +124,8 @@ void gc_freeall(lua_State *L)
     if (gc->rs_slots != NULL) gc_internal_realloc(gc, gc->rs_slots, gc->rs_slots_cap * sizeof(RememberedSlot), 0);
     gc_vec_free(gc, &gc->pinned);
     gc_vec_free(gc, &gc->grey);
+    gc_vec_free(gc, &gc->minor_grey);
+    gc_vec_free(gc, &gc->resume_chain);
     gc_vec_free(gc, &gc->weak);
     gc_vec_free(gc, &gc->ephemeron);
     gc_vec_free(gc, &gc->allweak);
@@ -173,6 +180,13 @@ __attribute__((noinline)) static int gc_control(lua_State *L, int what, const in
         gc_set_debt(gc);
         break;
     case LUA_GCCOLLECT:
+        if (gc_cycles_on(gc) && !gc->allow_sync_major) {
+            /* low-latency mode (tide.h): a cycle begins, if none is running */
+            if (gc->phase == TIDE_GC_PHASE_IDLE && gc_may_collect(gc)) gc_cycle_begin(L);
+            if (gc_can_run_finalizers(L)) gc_run_finalizers(L, 0);
+            gc_set_debt(gc);
+            break;
+        }
         gc->sync_requested = 1; /* the program's own: it may evacuate (evacuate.c) */
         collect_and_finalize(L);
         gc->sync_requested = 0;

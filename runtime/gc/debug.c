@@ -24,6 +24,15 @@
  *                     fix-up
  *   tiny-nursery      the smallest nursery (TIDE_GC_NURSERY_MIN_SIZE):
  *                     nursery collections all the time
+ *   cycles            major cycles back to back: a cycle begins at the
+ *                     first safe point after the last one ends, and marks
+ *                     in small steps, so that the program mutates the heap
+ *                     while nearly every object is being marked (a stress
+ *                     test of the snapshot barrier, cycle.c)
+ *   no-cycles         no major cycles: safe points run stop-the-world full
+ *                     collections, as before cycles existed
+ *   verify-marks      at the end of every cycle's mark, check that every
+ *                     object a stop-the-world mark would reach is marked
  *
  * An unknown option, or a bad value, prints one warning on stderr and is
  * otherwise ignored.
@@ -87,6 +96,12 @@ static void apply_option(GCState *gc, const char *opt)
             fprintf(stderr, "tide: bad value in TIDE_GC_DEBUG option '%s'\n", opt);
         else
             gc->collect_every = (unsigned long)n;
+    } else if (strcmp(opt, "cycles") == 0) {
+        gc->cycles_eager = 1;
+    } else if (strcmp(opt, "no-cycles") == 0) {
+        gc->cycles_off = 1;
+    } else if (strcmp(opt, "verify-marks") == 0) {
+        gc->verify_marks = 1;
     } else if (strcmp(opt, "tiny-nursery") == 0) {
         gc->nursery_size = TIDE_GC_NURSERY_MIN_SIZE;
     } else if (has_prefix(opt, "nursery=", &value)) {

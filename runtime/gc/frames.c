@@ -63,18 +63,26 @@ __attribute__((noinline)) static void probe_phase_change(int from, int to)
     TIDE_PROBE_PHASE_CHANGE(from, to);
 }
 
+/* A whole stop-the-world major collection: it is a phase of its own, from
+ * idle to idle. (A cycle's pauses and steps report their phases through
+ * gc_frames_note_phase.) */
+static int is_sync_major(int pause_kind)
+{
+    return pause_kind == TIDE_GC_PAUSE_SYNC_MAJOR || pause_kind == TIDE_GC_PAUSE_EMERGENCY;
+}
+
 void gc_frames_note_pause_begin(GCState *gc, int pause_kind)
 {
     if (gc->closing) return;
     TIDE_PROBE_GC_BEGIN(pause_kind);
-    if (pause_kind != TIDE_GC_PAUSE_MINOR) probe_phase_change(TIDE_GC_PHASE_IDLE, TIDE_GC_PHASE_SYNC_MAJOR);
+    if (is_sync_major(pause_kind)) probe_phase_change(TIDE_GC_PHASE_IDLE, TIDE_GC_PHASE_SYNC_MAJOR);
 }
 
 /* The trace file's record of a pause that ended: its phases, then itself. */
 static void trace_pause(GCState *gc, int pause_kind, uint64_t start_ns, uint64_t duration_ns, size_t heap_before,
                         size_t heap_after)
 {
-    if (pause_kind != TIDE_GC_PAUSE_MINOR) {
+    if (is_sync_major(pause_kind)) {
         gc_trace_phase(gc, TIDE_GC_PHASE_IDLE, TIDE_GC_PHASE_SYNC_MAJOR, start_ns);
         gc_trace_phase(gc, TIDE_GC_PHASE_SYNC_MAJOR, TIDE_GC_PHASE_IDLE, start_ns + duration_ns);
     }
@@ -92,18 +100,17 @@ void gc_frames_note_pause(GCState *gc, int pause_kind, uint64_t start_ns, uint64
         if (duration_ns > gc->stats.max_pause_ns) gc->stats.max_pause_ns = duration_ns;
     }
     size_t heap_after = gc_total(gc);
-    if (pause_kind != TIDE_GC_PAUSE_MINOR) probe_phase_change(TIDE_GC_PHASE_SYNC_MAJOR, TIDE_GC_PHASE_IDLE);
+    if (is_sync_major(pause_kind)) probe_phase_change(TIDE_GC_PHASE_SYNC_MAJOR, TIDE_GC_PHASE_IDLE);
     TIDE_PROBE_GC_END(pause_kind, duration_ns, heap_after);
     if (gc->trace_file != NULL) trace_pause(gc, pause_kind, start_ns, duration_ns, heap_before, heap_after);
     if (gc->event_fn == NULL) return;
-    if (pause_kind != TIDE_GC_PAUSE_MINOR) {
+    if (is_sync_major(pause_kind)) {
         emit(gc, TIDE_GC_EVENT_PHASE, TIDE_GC_PAUSE_NONE, TIDE_GC_PHASE_SYNC_MAJOR, TIDE_GC_PHASE_IDLE, start_ns, 0,
              heap_before);
         emit(gc, TIDE_GC_EVENT_PHASE, TIDE_GC_PAUSE_NONE, TIDE_GC_PHASE_IDLE, TIDE_GC_PHASE_SYNC_MAJOR,
              start_ns + duration_ns, 0, heap_after);
     }
-    emit(gc, TIDE_GC_EVENT_PAUSE, pause_kind, TIDE_GC_PHASE_IDLE, TIDE_GC_PHASE_IDLE, start_ns, duration_ns,
-         heap_after);
+    emit(gc, TIDE_GC_EVENT_PAUSE, pause_kind, gc->phase, gc->phase, start_ns, duration_ns, heap_after);
 }
 
 void gc_frames_note_heap_limit(GCState *gc)
@@ -116,6 +123,15 @@ void gc_frames_note_heap_limit(GCState *gc)
     if (gc->trace_file != NULL) gc_trace_heap_limit(gc, now, heap);
     if (gc->event_fn != NULL)
         emit(gc, TIDE_GC_EVENT_HEAP_LIMIT, TIDE_GC_PAUSE_NONE, TIDE_GC_PHASE_IDLE, TIDE_GC_PHASE_IDLE, now, 0, heap);
+}
+
+void gc_frames_note_phase(GCState *gc, int from, int to, uint64_t when_ns)
+{
+    if (gc->closing || from == to) return;
+    probe_phase_change(from, to);
+    size_t heap = gc_total(gc);
+    if (gc->trace_file != NULL) gc_trace_phase(gc, from, to, when_ns);
+    if (gc->event_fn != NULL) emit(gc, TIDE_GC_EVENT_PHASE, TIDE_GC_PAUSE_NONE, to, from, when_ns, 0, heap);
 }
 
 void gc_frames_note_finalizer(GCState *gc)
@@ -142,6 +158,66 @@ static int collection_due(GCState *gc, int early)
     return early && gc->threshold > gc->live && used > gc->live && used - gc->live >= (gc->threshold - gc->live) / 4 * 3;
 }
 
+/* May the collector work now (not stopped, not inside a collection or a
+ * finalizer)? */
+static int may_work(GCState *gc)
+{
+    return !gc->stopped && gc_may_collect(gc) && gc->fin_running == 0;
+}
+
+/* Is a cycle due to begin ([early]: halfway to its trigger, for idle time
+ * that would otherwise go unused)? */
+static int cycle_due(GCState *gc, int early)
+{
+    if (gc->cycle_marking || gc->phase == TIDE_GC_PHASE_SWEEPING) return 0;
+    size_t used = gc->old + gc->raw;
+    if (used >= gc->cycle_trigger || gc->cycles_eager) return 1;
+    return early && used > gc->live && used - gc->live >= (gc->cycle_trigger - gc->live) / 2;
+}
+
+/* How long a compacting collection is expected to take: the last one's
+ * time, or, before any, 1 ms for every 8 MB of heap (what this machine's
+ * full collections took on the samples). */
+static uint64_t compaction_estimate_ns(GCState *gc)
+{
+    if (gc->last_full_ns != 0) return gc->last_full_ns;
+    return (uint64_t)(gc->old + gc->raw) / (8u * 1024 * 1024) * 1000000u;
+}
+
+/* Idle time with cycles: marking for what the budget allows, and the
+ * cycle's pauses when the budget has room for them (as long as the last
+ * one took). */
+static void idle_cycle_work(lua_State *L, GCState *gc, uint64_t start, uint64_t budget_ns)
+{
+    uint64_t deadline = start + budget_ns;
+    if (!may_work(gc)) return;
+    uint64_t now = gc_now_ns();
+    if (gc->compact_pending && gc->allow_sync_major && now < deadline &&
+        compaction_estimate_ns(gc) < deadline - now) {
+        gc->compact_pending = 0;
+        gc_scrub_stack();
+        gc->sync_requested = 1; /* compacting (evacuate.c) */
+        gc_collect(L, call_in_progress(L) ? GC_REASON_ALLOCATION : GC_REASON_SAFE_POINT);
+        gc->sync_requested = 0;
+        return;
+    }
+    if (gc->phase == TIDE_GC_PHASE_SWEEPING && now < deadline) {
+        gc_cycle_sweep_for(L, deadline - now, !call_in_progress(L));
+        now = gc_now_ns();
+    }
+    if (now < deadline && cycle_due(gc, 1) && gc->last_pause_ns < deadline - now) {
+        gc_scrub_stack();
+        gc_cycle_begin(L);
+        now = gc_now_ns();
+    }
+    if (gc->cycle_marking && now < deadline) gc_cycle_mark_for(L, deadline - now);
+    now = gc_now_ns();
+    if (gc_cycle_mark_done(gc) && now < deadline && gc->last_pause_ns < deadline - now) {
+        gc_scrub_stack();
+        gc_cycle_finish(L);
+    }
+}
+
 TIDE_API void tide_frame_end(lua_State *L)
 {
     thread_touch(L);
@@ -165,7 +241,16 @@ TIDE_API void tide_frame_begin(lua_State *L)
     gc->frame_alloc_start = gc->allocated + gc_nursery_used(gc);
     gc->frame_promoted_start = gc->promoted;
     int safe = !call_in_progress(L);
-    if (collection_due(gc, 0)) {
+    if (gc_cycles_on(gc)) {
+        /* the short pauses of a cycle go to the frame boundary */
+        if (may_work(gc) && (gc_cycle_mark_done(gc) || cycle_due(gc, 0))) {
+            gc_scrub_stack();
+            if (gc->cycle_marking)
+                gc_cycle_finish(L);
+            else
+                gc_cycle_begin(L);
+        }
+    } else if (collection_due(gc, 0)) {
         gc_scrub_stack();
         gc_collect(L, safe ? GC_REASON_SAFE_POINT : GC_REASON_ALLOCATION);
     }
@@ -183,7 +268,9 @@ TIDE_API void tide_gc_idle(lua_State *L, uint64_t budget_ns)
     gc->in_idle = 1;
     if (safe && gc_can_run_finalizers(L)) gc_run_finalizers(L, budget_ns);
     uint64_t spent = gc_now_ns() - start;
-    if (spent < budget_ns && collection_due(gc, 1) && gc->last_pause_ns < budget_ns - spent) {
+    if (gc_cycles_on(gc)) {
+        idle_cycle_work(L, gc, start, budget_ns);
+    } else if (spent < budget_ns && collection_due(gc, 1) && gc->last_pause_ns < budget_ns - spent) {
         gc_scrub_stack();
         gc_collect(L, safe ? GC_REASON_SAFE_POINT : GC_REASON_ALLOCATION);
         spent = gc_now_ns() - start;
@@ -221,7 +308,7 @@ TIDE_API int tide_gc_frame_stats(lua_State *L, tide_FrameStats *out)
     }
     out->frame = gc->frame;
     out->heap_bytes = gc_total(gc);
-    out->phase = TIDE_GC_PHASE_IDLE; /* a stop-the-world collection is never seen running */
+    out->phase = gc->phase; /* (a stop-the-world collection is never seen running) */
     return gc->frame != 0;
 }
 
@@ -233,6 +320,9 @@ TIDE_API int tide_gc_allow_synchronous_major(lua_State *L, int allow)
     GCState *gc = gc_state(L);
     int previous = gc->allow_sync_major;
     gc->allow_sync_major = (uint8_t)(allow != 0);
+    /* back from low-latency mode: the collector catches up with a
+     * compacting collection in the first idle time that can hold it */
+    if (allow && !previous) gc->compact_pending = 1;
     return previous;
 }
 

@@ -201,6 +201,51 @@ typedef struct GCStackWindow {
 TIDE_INTERNAL void gc_barrier_(lua_State *L, GCObject *owner);
 TIDE_INTERNAL void gc_barrier_slot_(lua_State *L, const Table *t, const void *slot);
 
+/* --- the snapshot barrier (major cycles, gc/cycle.c) ---------------------------
+ * While a major cycle marks (G(L)->gc_marking), the collector keeps the
+ * snapshot-at-the-beginning invariant: every object reachable when the
+ * cycle began is marked before the cycle ends, or was freed never. Stores
+ * may cut the only path the marker had to such an object, so every store
+ * into a heap object first hands the value it overwrites to the marker:
+ *     gc_satb_value(L, slot)   before overwriting the TValue at [slot]
+ *     gc_satb_object(L, o)     before overwriting a pointer field holding [o]
+ * Stacks change without barriers: a thread's stack is scanned for the
+ * snapshot before it next changes (thread_touch). Objects made during the
+ * cycle are live for it (young ones are never marked; old ones are born
+ * marked), so nothing else needs a barrier. One load and a predicted branch
+ * when no cycle marks. */
+#define gc_satb_value(L, slot) \
+    ((luai_unlikely(G(L)->gc_marking) && iscollectable(slot)) ? gc_satb_(L, gcvalue(slot)) : (void)0)
+#define gc_satb_object(L, o) \
+    ((luai_unlikely(G(L)->gc_marking) && (o) != NULL) ? gc_satb_(L, obj2gco(o)) : (void)0)
+TIDE_INTERNAL void gc_satb_(lua_State *L, GCObject *o);
+/* The string table handed out [ts], an interned string that already
+ * existed: while a cycle marks it may be outside the snapshot, and while
+ * a cycle's lazy sweep runs it may be dead (unswept): either way it is in
+ * use again. */
+#define gc_string_reused(L, ts) \
+    ((luai_unlikely(G(L)->gc_marking | G(L)->gc_strings_unswept)) ? gc_string_reused_(L, obj2gco(ts)) : (void)0)
+TIDE_INTERNAL void gc_string_reused_(lua_State *L, GCObject *o);
+/* Weak tables: a value read out of a weak table may be one the snapshot
+ * did not reach strongly; while a cycle marks, a read keeps it (as Java's
+ * Reference.get() does for SATB collectors). [t] is the table read, [v]
+ * the value (or key) taken out of it. Tables with a weak metatable carry
+ * TAB_WEAK (object.h), so the test costs one
+ * load of a byte the lookup already brought into cache. */
+/* Does [mt] make the tables it is the metatable of weak? (Its "__mode" now:
+ * the manual leaves changing __mode of a metatable in use undefined; the
+ * marker sets TAB_WEAK too when it finds a table weak.) */
+TIDE_INTERNAL int gc_weak_metatable(lua_State *L, struct Table *mt);
+#define gc_weak_read(L, t, v) \
+    ((luai_unlikely((t)->weak & TAB_WEAK) && G(L)->gc_marking && iscollectable(v)) \
+         ? gc_satb_(L, gcvalue(v)) : (void)0)
+
+/* lua_resume is about to run / has stopped running [L]: a cycle's initial
+ * pause scans the stacks of the threads in between (they run again
+ * without an API entry when the coroutines they resumed yield). */
+TIDE_INTERNAL void gc_resume_enter(lua_State *L);
+TIDE_INTERNAL void gc_resume_leave(lua_State *L);
+
 /* --- identity, finalizers --------------------------------------------------- */
 /* The object's identity hash (assigned on first use, never 0, never changes). */
 #define gc_identity(L, o) ((o)->idhash != 0 ? (o)->idhash : gc_assign_identity((L), (o)))

@@ -228,8 +228,33 @@ typedef struct GCState {
     GCEvacStats evac_last;  /* the last full collection's evacuation */
     GCEvacStats evac_total; /* every evacuation so far */
 
+    /* --- the major cycle (cycle.c) --- */
+    uint8_t phase;          /* between pauses: TIDE_GC_PHASE_IDLE, _MARKING or
+                               _SWEEPING */
+    uint8_t cycle_marking;  /* from a cycle's initial pause to the end of its
+                               final one: nursery objects count as marked */
+    uint8_t cycles_off;     /* TIDE_GC_DEBUG=no-cycles: only stop-the-world
+                               full collections */
+    uint8_t cycles_eager;   /* TIDE_GC_DEBUG=cycles: start a cycle at every
+                               safe point where none runs (tests) */
+    GCVec resume_chain;     /* threads inside lua_resume, outermost first: they
+                               run without a touch when a resume returns */
+    uint8_t resume_chain_lost; /* a thread could not be recorded there */
+    uint8_t verify_marks;   /* TIDE_GC_DEBUG=verify-marks (verify.c) */
+    size_t cycle_trigger;   /* old + raw at which the next cycle begins */
+    size_t mark_step_at;    /* old + raw at which the next mark step is due */
+    size_t sweep_step_at;   /* old + raw at which the next sweep step is due */
+    size_t sweep_start_used; /* old + raw when the lazy sweep began */
+    size_t sweep_blocks;    /* blocks it had to sweep */
+    size_t mark_budget;     /* work (bytes traversed) a mark step does */
+    uint64_t mark_work;     /* work done by the marking cycle so far */
+    uint64_t cycle_start_ns;
+    uint64_t cycles;        /* completed major cycles */
+
     /* --- marking --- */
     GCVec grey;             /* objects marked (or promoted) but not traversed */
+    GCVec minor_grey;       /* a nursery collection's grey stack (kept apart
+                               from a marking cycle's) */
     int grey_overflow;      /* the grey stack could not grow: rescan (mark.c) */
     GCVec weak;             /* tables with weak values only */
     GCVec ephemeron;        /* tables with weak keys only */
@@ -259,7 +284,10 @@ typedef struct GCState {
     uint64_t frame_alloc_start;
     uint64_t frame_promoted_start;
     tide_FrameStats stats;  /* of the current frame (counts only) */
-    uint64_t last_pause_ns; /* duration of the last full collection */
+    uint64_t last_pause_ns; /* duration of the last full collection or cycle pause */
+    uint64_t last_full_ns;  /* duration of the last stop-the-world full collection */
+    uint8_t compact_pending; /* synchronous majors allowed again: compact in
+                               idle time (frames.c) */
     tide_GcEventFn event_fn;
     void *event_ud;
     struct GCTraceFile *trace_file; /* tide_gc_trace_open, TIDE_GC_TRACE (trace.c); NULL = none */
@@ -372,6 +400,13 @@ static inline int gc_setmark(GCState *gc, GCObject *o)
         return major_mark(o);
     case GC_SPACE_LOS:
         return los_mark(o);
+    case GC_SPACE_NURSERY:
+        /* A cycle never marks young objects: they were made after its
+         * snapshot (the initial pause traversed the pinned ones left over)
+         * and a nursery collection may move them at any time. */
+        if (gc->cycle_marking || o->marked == gc->epoch) return 0;
+        o->marked = gc->epoch;
+        return 1;
     default:
         if (o->marked == gc->epoch) return 0;
         o->marked = gc->epoch;
@@ -385,6 +420,8 @@ static inline int gc_ismarked(GCState *gc, const GCObject *o)
         return major_is_marked(o);
     case GC_SPACE_LOS:
         return los_is_marked(o);
+    case GC_SPACE_NURSERY:
+        return gc->cycle_marking || o->marked == gc->epoch;
     default:
         return o->marked == gc->epoch;
     }
@@ -413,6 +450,9 @@ static inline void gc_mark(GCState *gc, GCObject *o)
 TIDE_INTERNAL void gc_propagate(GCState *gc);
 /* Traverse one object: mark what it references. */
 TIDE_INTERNAL void gc_traverse(GCState *gc, GCObject *o);
+/* Mark the values on [th]'s stack (below its bound) and its open upvalues;
+ * nil the slots above the bound. */
+TIDE_INTERNAL void gc_traverse_thread_stack(GCState *gc, lua_State *th);
 /* The weak mode (WEAK_KEYS | WEAK_VALUES) of a table with metatable [mt]. */
 TIDE_INTERNAL int gc_weakmode(GCState *gc, Table *mt);
 /* One ephemeron pass over [t]: mark values whose keys are marked (and the
@@ -477,6 +517,13 @@ TIDE_INTERNAL int gc_can_run_finalizers(lua_State *L);
 /* Free every unmarked old object; with [safe_point], also shrink thread
  * stacks and the string table. */
 TIDE_INTERNAL void gc_sweep(lua_State *L, int safe_point);
+/* The same, lazily: the strings, threads and large objects now; the major
+ * heap's blocks become unswept, swept on demand by allocation and by
+ * gc_sweep_some, which sweeps up to [max_blocks] and returns 1 once every
+ * block is swept (and the sweep's end is done: with [safe_point], the
+ * stacks and the string table shrunk). */
+TIDE_INTERNAL void gc_sweep_lazily(GCState *gc);
+TIDE_INTERNAL int gc_sweep_some(lua_State *L, size_t max_blocks, int safe_point);
 /* What freeing an old object must do besides giving its memory back (a
  * prototype's arrays, a thread's stack, an open upvalue's link). */
 TIDE_INTERNAL void gc_free_object_parts(lua_State *L, GCObject *o);
@@ -498,6 +545,44 @@ TIDE_INTERNAL void gc_set_debt(GCState *gc);
 /* Bytes in use: old objects, raw blocks and the nursery's used part. */
 TIDE_INTERNAL size_t gc_total(GCState *gc);
 TIDE_INTERNAL uint64_t gc_now_ns(void);
+
+/* --- cycle.c: concurrent major cycles ---------------------------------------------- */
+/* Do safe points run major cycles rather than stop-the-world full
+ * collections? (TIDE_GC_DEBUG=no-cycles; a heap without a major space.) */
+static inline int gc_cycles_on(const GCState *gc)
+{
+    return !gc->cycles_off && gc->major != NULL;
+}
+/* Is the marking cycle's grey stack empty (the final pause may run)? */
+static inline int gc_cycle_mark_done(const GCState *gc)
+{
+    return gc->cycle_marking && gc->grey.n == 0 && !gc->grey_overflow;
+}
+/* The safe point's share of cycle work (gc_step): begin a cycle when the
+ * heap reaches the trigger, do a mark step when one is due, end the mark
+ * when nothing is left to mark. */
+TIDE_INTERNAL void gc_cycle_step(lua_State *L);
+/* Up to [budget_ns] of marking (idle time); returns 1 when the mark is
+ * complete (the final pause may run). */
+TIDE_INTERNAL int gc_cycle_mark_for(lua_State *L, uint64_t budget_ns);
+/* Begin a cycle now: the initial pause. */
+TIDE_INTERNAL void gc_cycle_begin(lua_State *L);
+/* Drop the marking cycle's marks and snapshot (a full collection starts
+ * over). */
+TIDE_INTERNAL void gc_cycle_abandon(GCState *gc);
+/* Sweep what the last cycle left unswept, all of it / for up to
+ * [budget_ns] (returns 1 when the sweep is over); [safe_point]: thread
+ * stacks and the string table may shrink at its end. */
+TIDE_INTERNAL void gc_cycle_finish_sweep(lua_State *L, int safe_point);
+TIDE_INTERNAL int gc_cycle_sweep_for(lua_State *L, uint64_t budget_ns, int safe_point);
+/* The final pause now, if a cycle is marking (frame boundaries, idle). */
+TIDE_INTERNAL void gc_cycle_finish(lua_State *L);
+/* The rest of a mark once every root and grey object is traversed, for
+ * cycles and stop-the-world collections alike (collect.c): ephemerons,
+ * weak tables, finalizable objects, weak handles, remembered set. */
+TIDE_INTERNAL void gc_finish_mark(GCState *gc);
+/* The pacing after a mark: live size, the next thresholds. */
+TIDE_INTERNAL void gc_set_thresholds(GCState *gc);
 
 /* --- evacuate.c -------------------------------------------------------------------- */
 /* May a full collection started for [reason] evacuate? Only a synchronous
@@ -539,6 +624,8 @@ TIDE_INTERNAL void gc_handles_foreach_kind(GCState *gc, int kind, void (*fn)(voi
 TIDE_INTERNAL void gc_frames_note_pause(GCState *gc, int pause_kind, uint64_t start_ns, uint64_t duration_ns,
                                         size_t heap_before);
 TIDE_INTERNAL void gc_frames_note_heap_limit(GCState *gc);
+/* The major cycle moved from phase [from] to [to] at [when_ns]. */
+TIDE_INTERNAL void gc_frames_note_phase(GCState *gc, int from, int to, uint64_t when_ns);
 TIDE_INTERNAL void gc_frames_note_finalizer(GCState *gc);
 /* A collection of [pause_kind] starts (outside a full collection, for a
  * nursery one): fires the gc-begin probe (and, for a full collection, the
@@ -568,5 +655,8 @@ TIDE_INTERNAL void gc_debug_parse(GCState *gc, const char *spec);
 
 /* --- verify.c ---------------------------------------------------------------------- */
 TIDE_INTERNAL void gc_verify_heap(lua_State *L, const char *when);
+/* At the end of a cycle's mark: every old object a stop-the-world mark
+ * from the roots would reach now is marked (aborts otherwise). */
+TIDE_INTERNAL void gc_verify_marks(lua_State *L);
 
 #endif

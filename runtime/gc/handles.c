@@ -125,6 +125,8 @@ TIDE_API int tide_handle_push(lua_State *L, tide_Handle h)
         HandleSlot *s = slot_at(&gc_state(L)->handles, h - 1);
         lua_assert(atomic_load_explicit(&s->kind, memory_order_relaxed) != HANDLE_FREE);
         v = &s->value;
+        /* a weak handle's target may be outside a marking cycle's snapshot */
+        gc_satb_value(L, v);
     }
     setobj2s(L, L->top, v);
     L->top++;

@@ -182,7 +182,12 @@ static void traverse_table(GCState *gc, Table *t)
         return;
     }
     gc_mark(gc, obj2gco(mt));
-    switch (gc_weakmode(gc, mt)) {
+    /* A young table traversed by a cycle's initial pause (a pinned one) is
+     * not recorded with the weak tables: it may move before the final
+     * pause, so it holds its entries strongly for this cycle. */
+    int mode = gc->cycle_marking && gc_isyoung(gc->g, t) ? 0 : gc_weakmode(gc, mt);
+    if (mode != 0) t->weak |= TAB_WEAK; /* (a __mode set after setmetatable) */
+    switch (mode) {
     case 0:
         traverse_strong(gc, t);
         break;
@@ -258,7 +263,7 @@ static void traverse_udata(GCState *gc, Udata *u)
  * freed object, so a slot that a later, higher bound covers is nil or was
  * written since.
  */
-static void traverse_thread(GCState *gc, lua_State *th)
+void gc_traverse_thread_stack(GCState *gc, lua_State *th)
 {
     StkId slot = th->stack;
     if (slot == NULL) return; /* being created */
@@ -269,6 +274,17 @@ static void traverse_thread(GCState *gc, lua_State *th)
     for (; slot < bound; slot++) gc_markvalue(gc, s2v(slot));
     for (UpVal *uv = th->openupval; uv != NULL; uv = uv->u.open.next) gc_mark(gc, obj2gco(uv));
     for (; slot < end; slot++) setnilvalue(s2v(slot));
+}
+
+/* A major cycle scans each stack once (cycle.c): a thread scanned since
+ * the cycle began, at a touch or at the initial pause, is done. */
+static void traverse_thread(GCState *gc, lua_State *th)
+{
+    if (gc->cycle_marking) {
+        if (th->gc_scanned == gc->g->gc_cycle) return;
+        th->gc_scanned = gc->g->gc_cycle;
+    }
+    gc_traverse_thread_stack(gc, th);
 }
 
 /* --- dispatch ---------------------------------------------------------------------- */

@@ -355,9 +355,11 @@ static void scan_thread(Minor *m, lua_State *th)
     }
     /* A suspended or idle thread changes only through the API or a resume
      * (thread_touch): until then, with nothing young on it, skip it. A
-     * running one, or one that resumed another, writes its stack itself. */
+     * running one, or one that resumed another, writes its stack itself;
+     * and one with open upvalues may be written by any closure that has
+     * them (OP_SETUPVAL stores into another thread's stack, untouched). */
     int idle = th->status == LUA_YIELD || (th->status == LUA_OK && th->ci == &th->base_ci);
-    if (!y && idle && th != m->running) th->stack_clean = 1;
+    if (!y && idle && th != m->running && th->openupval == NULL) th->stack_clean = 1;
 }
 
 /* Young strings in the slots of the active C functions of [th] (the base
@@ -679,6 +681,11 @@ void gc_minor(lua_State *L, int reason, int inside_full)
     m.running = L;
     m.aging = gc->aging && !inside_full; /* a full collection empties the nursery */
     gc->pinned.n = 0;
+    /* The grey stack of a major cycle that is marking waits (cycle.c): this
+     * collection uses a stack of its own. */
+    GCVec cycle_grey = gc->grey;
+    int cycle_overflow = gc->grey_overflow;
+    gc->grey = gc->minor_grey;
     gc->grey.n = 0;
     gc->grey_overflow = 0;
     gc_scrub_stack(); /* the verifier's frames held object addresses */
@@ -699,6 +706,9 @@ void gc_minor(lua_State *L, int reason, int inside_full)
         gc_nursery_foreach(gc, unpin_cb, NULL);
     }
     gc->pinned.n = 0;
+    gc->minor_grey = gc->grey;
+    gc->grey = cycle_grey;
+    gc->grey_overflow = cycle_overflow;
     if (m.counts != NULL) gc_internal_realloc(gc, m.counts, m.counts_cap * sizeof(CementCount), 0);
     gc_free_released(gc);
     gc->promoted += m.promoted;

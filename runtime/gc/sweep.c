@@ -1,17 +1,26 @@
 /*
  * sweep.c — giving back what a full collection's marking did not reach.
  *
- * World stopped, at the end of gc_collect. Order:
+ * At the end of gc_collect (world stopped, all at once), or from a
+ * cycle's final pause on (lazily: gc_sweep_lazily, then gc_sweep_some in
+ * steps and idle time, and the major heap sweeping a block on demand when
+ * an allocation needs one of its class). Order:
  *  1. the short-string table loses its unmarked strings (so that freeing a
  *     string needs no bucket search, and a string made but not yet interned
- *     when the collection ran is never looked for);
+ *     when the collection ran is never looked for) — or, in a lazy sweep,
+ *     each dead string leaves the table when its block is swept, and a
+ *     lookup that finds one first revives it (gc_string_reused), so that
+ *     the pause does not walk the table;
  *  2. the list of threads loses its unmarked threads (they are freed in 3);
- *  3. the major heap and the large-object space free every unmarked
+ *  3. the large-object space and the major heap free every unmarked
  *     object, calling gc_free_object_parts first for what owns more than
  *     its block (a prototype's arrays, a thread's stack and frames, an
  *     open upvalue's link in its thread's list); their sweeps leave every
  *     mark clear for the next collection. Dead nursery objects need
- *     nothing: the next nursery collection does not copy them;
+ *     nothing: the next nursery collection does not copy them. Until a
+ *     block is swept, its dead objects stay where they are: nothing
+ *     reaches them (weak tables were cleared, the string table and the
+ *     thread list lost them in 1 and 2);
  *  4. at a safe point only (not inside an allocation, whose caller may hold
  *     pointers into stacks), surviving threads' stacks and the string table
  *     are shrunk when mostly unused.
@@ -76,18 +85,44 @@ void gc_free_object_parts(lua_State *L, GCObject *o)
 }
 
 /* The spaces' sweeps call this for every dead object (before its slot is
- * reused). */
-typedef struct SweepCtx {
-    lua_State *L;
-    GCState *gc;
-} SweepCtx;
+ * reused), whenever they run: in a pause, in idle time, or inside an
+ * allocation that sweeps the block it needs (so [ud] is the collector's
+ * state itself, and what a dead object owns is freed through the main
+ * thread). */
+/* A dead short string leaves the string table as it is freed (a lazy
+ * sweep does not walk the table in its pause). The block may be swept
+ * inside a nursery collection, by a promotion, before the collection
+ * fixes the table's chains: a young string already copied is followed to
+ * its copy (and the link set to it, as the collection would), because the
+ * copy's link is the one that stays. */
+static void unlink_string(GCState *gc, TString *ts)
+{
+    StringTable *tb = &gc->g->strt;
+    TString **p = &tb->hash[ts->hash & (unsigned int)(tb->size - 1)];
+    for (TString *x; (x = *p) != NULL; p = &x->u.hnext) {
+        if (gc_isyoung(gc->g, x) && (x->hdr.flags & GCF_FORWARDED)) {
+            x = gco2ts(gc_forward_slot(obj2gco(x)));
+            *p = x;
+        }
+        if (x == ts) {
+            *p = ts->u.hnext;
+            tb->nuse--;
+            return;
+        }
+    }
+}
 
 static void on_free(void *ud, void *obj, size_t size)
 {
-    SweepCtx *cx = ud;
+    GCState *gc = ud;
     GCObject *o = obj;
-    if (o->tt != HT_PART && novariant(o->tt) != LUA_TSTRING) gc_free_object_parts(cx->L, o);
-    if (cx->gc->poison) memset(obj, GC_POISON_BYTE, size);
+    if (o->tt == HT_SHRSTR) {
+        if (gc->g->gc_strings_unswept) unlink_string(gc, gco2ts(o));
+    } else if (o->tt != HT_PART && novariant(o->tt) != LUA_TSTRING) {
+        gc_free_object_parts(gc->g->mainthread, o);
+    }
+    gc->old -= size;
+    if (gc->poison) memset(obj, GC_POISON_BYTE, size);
 }
 
 static void shrink_thread(lua_State *th)
@@ -95,24 +130,59 @@ static void shrink_thread(lua_State *th)
     if (th->stack != NULL) call_shrinkstack(th);
 }
 
-void gc_sweep(lua_State *L, int safe_point)
+/* What must happen before any dead object is freed, and the large objects
+ * (few, each freed whole). The major heap's blocks become unswept. */
+static void sweep_begin(GCState *gc, int lazy)
+{
+    if (lazy)
+        gc->g->gc_strings_unswept = 1; /* dead strings leave as they are freed */
+    else
+        sweep_strings(gc);
+    sweep_threads(gc);
+    /* Released large storage the mark did not reach is freed by this
+     * sweep, not after the next nursery collection (gc_free_released). */
+    size_t kept = 0;
+    for (size_t i = 0; i < gc->released_los.n; i++)
+        if (gc_ismarked(gc, gc->released_los.items[i])) gc->released_los.items[kept++] = gc->released_los.items[i];
+    gc->released_los.n = kept;
+    major_set_on_free(gc->major, on_free, gc);
+    los_set_on_free(gc->los, on_free, gc);
+    los_sweep(gc->los);
+    major_begin_sweep(gc->major);
+}
+
+/* Every block is swept: what a complete sweep leaves to do. */
+static void sweep_end(lua_State *L, int safe_point)
 {
     GCState *gc = gc_state(L);
     GlobalState *g = gc->g;
-    sweep_strings(gc);
-    sweep_threads(gc);
-    SweepCtx cx = {L, gc};
-    major_set_on_free(gc->major, on_free, &cx);
-    los_set_on_free(gc->los, on_free, &cx);
-    major_begin_sweep(gc->major);
-    size_t live = major_sweep_all(gc->major);
-    live += los_sweep(gc->los);
-    major_set_on_free(gc->major, NULL, NULL);
-    los_set_on_free(gc->los, NULL, NULL);
-    gc->old = live;
+    g->gc_strings_unswept = 0;
+    gc_cards_forget_freed(gc);
     if (!safe_point) return;
     for (size_t i = 0; i < gc->threads.n; i++) shrink_thread(gc->threads.items[i]);
     if (g->mainthread != NULL) shrink_thread(g->mainthread);
     StringTable *tb = &g->strt;
     if (tb->hash != NULL && tb->size > MINSTRTABSIZE && tb->nuse < tb->size / 4) str_resize(L, tb->size / 2);
+}
+
+void gc_sweep(lua_State *L, int safe_point)
+{
+    GCState *gc = gc_state(L);
+    sweep_begin(gc, 0);
+    major_sweep_all(gc->major);
+    sweep_end(L, safe_point);
+}
+
+void gc_sweep_lazily(GCState *gc)
+{
+    sweep_begin(gc, 1);
+}
+
+int gc_sweep_some(lua_State *L, size_t max_blocks, int safe_point)
+{
+    GCState *gc = gc_state(L);
+    if (major_unswept_count(gc->major) > 0) major_sweep_some(gc->major, max_blocks);
+    if (major_unswept_count(gc->major) > 0) return 0;
+    sweep_end(L, safe_point);
+    return 1;
 }

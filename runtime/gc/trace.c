@@ -75,6 +75,8 @@ static const char *pause_name(int pause_kind)
     case TIDE_GC_PAUSE_FINAL_MARK: return "final-mark";
     case TIDE_GC_PAUSE_SYNC_MAJOR: return "sync-major";
     case TIDE_GC_PAUSE_EMERGENCY: return "emergency";
+    case TIDE_GC_PAUSE_MARK_STEP: return "mark-step";
+    case TIDE_GC_PAUSE_SWEEP_STEP: return "sweep-step";
     default: return "pause";
     }
 }

@@ -368,8 +368,13 @@ typedef enum tide_GcPauseKind {
     TIDE_GC_PAUSE_SYNC_MAJOR,   /* a whole major collection, world stopped:
                                    asked for (LUA_GCCOLLECT) or chosen by the
                                    collector while that is allowed */
-    TIDE_GC_PAUSE_EMERGENCY     /* a synchronous major collection forced by
+    TIDE_GC_PAUSE_EMERGENCY,    /* a synchronous major collection forced by
                                    the heap limit or a failed allocation */
+    TIDE_GC_PAUSE_MARK_STEP,    /* marking done by the program's thread
+                                   during a concurrent cycle, because the
+                                   marking fell behind allocation */
+    TIDE_GC_PAUSE_SWEEP_STEP    /* lazy sweeping done by the program's
+                                   thread in a frame, paced by allocation */
 } tide_GcPauseKind;
 
 /* One event. */

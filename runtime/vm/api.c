@@ -190,6 +190,7 @@ LUA_API void lua_copy(lua_State *L, int fromidx, int toidx)
     const TValue *from = index2value(L, fromidx);
     TValue *to = index2value(L, toidx);
     api_check(L, isvalid(to), "invalid index");
+    if (isupvalue(toidx)) gc_satb_value(L, to);
     setobj(L, to, from);
     if (isupvalue(toidx)) /* into the running C closure */
         gc_barrier(L, clCvalue(s2v(L->ci->func)), from);
@@ -372,6 +373,7 @@ static void upvalue_tostring(lua_State *L, int idx)
     int len = conv_tostringbuff(index2value(L, idx), buff);
     TString *ts = str_new(L, buff, (size_t)len);
     TValue *o = index2value(L, idx); /* the closure may have moved */
+    if (isupvalue(idx)) gc_satb_value(L, o);
     setsvalue(L, o, ts);
     if (isupvalue(idx)) gc_objbarrier(L, clCvalue(s2v(L->ci->func)), ts);
 }
@@ -600,6 +602,7 @@ static int get_by_string(lua_State *L, const TValue *t, TString *key)
     if (ttistable(t)) {
         slot = table_getstr(hvalue(t), key);
         if (!isempty(slot)) {
+            gc_weak_read(L, hvalue(t), slot);
             setobj2s(L, L->top, slot);
             api_incr_top(L);
             return ttype(s2v(L->top - 1));
@@ -644,6 +647,7 @@ LUA_API int lua_geti(lua_State *L, int idx, lua_Integer n)
     if (ttistable(t)) {
         slot = tab_getint_fast(hvalue(t), n);
         if (!isempty(slot)) {
+            gc_weak_read(L, hvalue(t), slot);
             setobj2s(L, L->top, slot);
             api_incr_top(L);
             return ttype(s2v(L->top - 1));
@@ -663,6 +667,7 @@ LUA_API int lua_rawget(lua_State *L, int idx)
     Table *t = index2table(L, idx);
     const TValue *slot = tab_get(t, s2v(L->top - 1));
     L->top--; /* the key */
+    gc_weak_read(L, t, slot);
     return push_rawslot(L, slot);
 }
 
@@ -670,7 +675,9 @@ LUA_API int lua_rawgeti(lua_State *L, int idx, lua_Integer n)
 {
     thread_touch(L);
     Table *t = index2table(L, idx);
-    return push_rawslot(L, tab_getint_fast(t, n));
+    const TValue *slot = tab_getint_fast(t, n);
+    gc_weak_read(L, t, slot);
+    return push_rawslot(L, slot);
 }
 
 LUA_API int lua_rawgetp(lua_State *L, int idx, const void *p)
@@ -679,7 +686,9 @@ LUA_API int lua_rawgetp(lua_State *L, int idx, const void *p)
     Table *t = index2table(L, idx);
     TValue key;
     setpvalue(&key, (void *)p);
-    return push_rawslot(L, tab_get(t, &key));
+    const TValue *slot = tab_get(t, &key);
+    gc_weak_read(L, t, slot);
+    return push_rawslot(L, slot);
 }
 
 LUA_API void lua_createtable(lua_State *L, int narr, int nrec)
@@ -751,6 +760,7 @@ static void set_by_string(lua_State *L, const TValue *t, TString *key)
         Table *h = hvalue(t);
         slot = table_getstr(h, key);
         if (!isempty(slot)) { /* present: overwrite in place */
+            gc_satb_value(L, slot);
             setobj(L, (TValue *)slot, s2v(L->top - 1));
             gc_barrier_back(L, h, slot, s2v(L->top - 1));
             L->top--;
@@ -799,6 +809,7 @@ LUA_API void lua_seti(lua_State *L, int idx, lua_Integer n)
         Table *h = hvalue(t);
         slot = tab_getint_fast(h, n);
         if (!isempty(slot)) {
+            gc_satb_value(L, slot);
             setobj(L, (TValue *)slot, s2v(L->top - 1));
             gc_barrier_back(L, h, slot, s2v(L->top - 1));
             L->top--;
@@ -855,7 +866,9 @@ LUA_API int lua_setmetatable(lua_State *L, int objindex)
     switch (ttype(obj)) {
     case LUA_TTABLE: {
         Table *h = hvalue(obj);
+        gc_satb_object(L, h->metatable);
         h->metatable = mt;
+        h->weak = (uint16_t)(mt != NULL && gc_weak_metatable(L, mt) ? TAB_WEAK : 0);
         if (mt != NULL) {
             gc_objbarrier(L, h, mt);
             gc_checkfinalizer(L, obj2gco(h), mt);
@@ -864,6 +877,7 @@ LUA_API int lua_setmetatable(lua_State *L, int objindex)
     }
     case LUA_TUSERDATA: {
         Udata *u = uvalue(obj);
+        gc_satb_object(L, u->metatable);
         u->metatable = mt;
         if (mt != NULL) {
             gc_objbarrier(L, u, mt);
@@ -888,6 +902,7 @@ LUA_API int lua_setiuservalue(lua_State *L, int idx, int n)
     Udata *u = uvalue(o);
     int ok = (unsigned int)n - 1u < (unsigned int)u->nuvalue;
     if (ok) {
+        gc_satb_value(L, &u->uv[n - 1]);
         setobj(L, &u->uv[n - 1], s2v(L->top - 1));
         gc_barrier(L, u, s2v(L->top - 1));
     }
@@ -995,6 +1010,7 @@ LUA_API int lua_load(lua_State *L, lua_Reader reader, void *data, const char *ch
         if (f->nupvalues >= 1) { /* the first upvalue is the chunk's _ENV */
             const TValue *gt = globals_value(L);
             UpVal *uv = f->upvals[0];
+            gc_satb_value(L, uv->v);
             setobj(L, uv->v, gt);
             gc_barrier(L, uv, gt);
         }
@@ -1027,6 +1043,9 @@ LUA_API int lua_next(lua_State *L, int idx)
     api_checknelems(L, 1);
     Table *t = index2table(L, idx);
     if (tab_next(L, t, L->top - 1)) {
+        /* a weak table's key and value (gc.h) */
+        gc_weak_read(L, t, s2v(L->top - 1));
+        gc_weak_read(L, t, s2v(L->top));
         api_incr_top(L);
         return 1;
     }
@@ -1186,6 +1205,7 @@ LUA_API const char *lua_setupvalue(lua_State *L, int funcindex, int n)
     const char *name = find_upvalue(index2value(L, funcindex), n, &val, &owner);
     if (name != NULL) {
         L->top--;
+        gc_satb_value(L, val);
         setobj(L, val, s2v(L->top));
         gc_barrier(L, owner, val);
     }
@@ -1245,6 +1265,7 @@ LUA_API void lua_upvaluejoin(lua_State *L, int fidx1, int n1, int fidx2, int n2)
     UpVal **up2 = lclosure_upvalue_ref(L, fidx2, n2, NULL);
     api_check(L, up1 != NULL && up2 != NULL, "invalid upvalue index");
     if (up1 == NULL || up2 == NULL) return;
+    gc_satb_object(L, *up1);
     *up1 = *up2;
     gc_objbarrier(L, f1, *up1);
 }

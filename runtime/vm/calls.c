@@ -681,7 +681,9 @@ LUA_API int lua_resume(lua_State *L, lua_State *from, int nargs, int *nresults)
     L->nCcalls = from != NULL ? getCcalls(from) : 0;
     if (getCcalls(L) >= TIDE_MAXCCALLS) return resume_error(L, "C stack overflow", nargs);
     L->nCcalls++;
+    gc_resume_enter(L); /* a cycle's initial pause scans the resume chain */
     int status = call_rawrunprotected(L, resume_body, &nargs);
+    gc_resume_leave(L);
     status = recover(L, status);
     if (luai_likely(!errorstatus(status))) {
         lua_assert(status == L->status);

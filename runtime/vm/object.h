@@ -108,7 +108,9 @@ typedef struct Table {
     GCObject hdr;
     uint8_t flags;       /* absent-metamethod cache */
     uint8_t lsizenode;   /* log2 of the number of hash nodes */
-    uint16_t pad;
+    uint16_t weak;       /* TAB_WEAK when the metatable had a "__mode" with
+                            'k' or 'v' at lua_setmetatable (gc.h's
+                            gc_weak_read tests it) */
     uint32_t asize;      /* number of slots in the array part */
     TValue *array;       /* payload of a Part, or NULL when asize == 0 */
     Node *node;          /* payload of a Part, or the shared dummy node */
@@ -118,6 +120,7 @@ typedef struct Table {
 } Table;
 
 #define sizenode(t) (1u << (t)->lsizenode)
+#define TAB_WEAK 1u
 
 /* --- prototypes ------------------------------------------------------------
  * A compiled function. Its arrays are plain allocations owned by the

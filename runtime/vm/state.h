@@ -112,6 +112,17 @@ typedef struct GlobalState {
     uintptr_t nursery_lo;
     size_t nursery_span;
     char *alloc_ptr, *alloc_limit;
+    /* Nonzero while a major cycle marks (gc/cycle.c): the snapshot barrier
+     * of gc.h (gc_satb_*) logs every reference a store overwrites, and
+     * thread_touch scans a thread's stack before anything changes it. */
+    uint8_t gc_marking;
+    /* The number of the major cycle marking now, or of the last one
+     * (lua_State.gc_scanned compares with it). */
+    uint32_t gc_cycle;
+    /* Nonzero while a cycle's lazy sweep has not reached every string: the
+     * string table may still hold dead strings, and a lookup that finds
+     * one makes it live again (gc/cycle.c, gc_string_reused). */
+    uint8_t gc_strings_unswept;
     StringTable strt;
     TValue l_registry;
     unsigned int seed;          /* string hash seed (fixed: runs are reproducible) */
@@ -160,6 +171,9 @@ struct lua_State {
      * while the thread was suspended or idle; cleared by thread_touch.
      * Clean stacks are skipped by nursery collections (minor.c). */
     uint8_t stack_clean;
+    /* The major cycle whose snapshot holds this stack: a thread's stack is
+     * scanned once per cycle, before it next changes (gc/cycle.c). */
+    uint32_t gc_scanned;
     /* lua_getextraspace; aligned for the pointer C code keeps there
      * (stock Lua's block is malloc-aligned) */
     _Alignas(void *) char extraspace[LUA_EXTRASPACE];
@@ -168,10 +182,16 @@ struct lua_State {
 #define G(L) ((L)->l_G)
 
 /* Something may store into [L]'s stack (every API entry calls it, and a
- * resume): the next nursery collection scans it again. Between API calls
- * and resumes nothing else writes to the stack of a thread that is not
+ * resume): the next nursery collection scans it again, and while a major
+ * cycle marks, the stack's values join the cycle's snapshot first if they
+ * have not yet (stacks change without barriers). Between API calls and
+ * resumes nothing else writes to the stack of a thread that is not
  * running. */
-#define thread_touch(L) ((L)->stack_clean = 0)
+#define thread_touch(L) \
+    ((L)->stack_clean = 0, \
+     (luai_unlikely(G(L)->gc_marking) && (L)->gc_scanned != G(L)->gc_cycle) ? gc_thread_snapshot(L) : (void)0)
+/* (gc/cycle.c) Mark what [L]'s stack holds, for the cycle's snapshot. */
+TIDE_INTERNAL void gc_thread_snapshot(struct lua_State *L);
 
 /* nCcalls bookkeeping: C calls in the low 16 bits, non-yieldable in the high. */
 #define yieldable(L) ((((L)->nCcalls) & 0xffff0000) == 0)

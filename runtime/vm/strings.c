@@ -183,7 +183,12 @@ static TString *intern_short(lua_State *L, const char *s, size_t l)
     unsigned int h = str_hash(s, l, g->seed);
     TString *ts = g->strt.hash[h & (unsigned int)(g->strt.size - 1)];
     for (; ts != NULL; ts = ts->u.hnext) {
-        if (ts->hash == h && ts->shrlen == l && memcmp(getstr(ts), s, l) == 0) return ts;
+        if (ts->hash == h && ts->shrlen == l && memcmp(getstr(ts), s, l) == 0) {
+            /* it may be outside a marking cycle's snapshot, or dead and
+             * not yet swept: it is in use again (gc.h) */
+            gc_string_reused(L, ts);
+            return ts;
+        }
     }
     /* Not there. Allocation may collect (and the collector may resize or
      * prune the table), so buckets are looked at again afterwards. The new

@@ -335,6 +335,7 @@ void tab_newkey(lua_State *L, Table *t, const TValue *key, const TValue *value)
     if (ttisinteger(key) && (lua_Unsigned)ivalue(key) - 1u < t->asize) {
         /* (a float key normalized into the array part) */
         TValue *slot = &t->array[ivalue(key) - 1];
+        gc_satb_value(L, slot);
         setobj(L, slot, value);
         gc_barrier_back(L, t, slot, value);
         return;
@@ -347,6 +348,7 @@ void tab_finishset(lua_State *L, Table *t, const TValue *key, const TValue *slot
     if (isabstkey(slot)) {
         tab_newkey(L, t, key, value);
     } else {
+        gc_satb_value(L, slot);
         setobj(L, (TValue *)slot, value);
         gc_barrier_back(L, t, slot, value);
         tab_invalidate_tm(t);
@@ -366,6 +368,7 @@ void tab_setint(lua_State *L, Table *t, lua_Integer key, const TValue *value)
         setivalue(&k, key);
         tab_newkey(L, t, &k, value);
     } else {
+        gc_satb_value(L, slot);
         setobj(L, (TValue *)slot, value);
         gc_barrier_back(L, t, slot, value);
         tab_invalidate_tm(t);
@@ -380,6 +383,7 @@ static void reinsert(lua_State *L, Table *t, const TValue *key, const TValue *va
 {
     if (ttisinteger(key) && (lua_Unsigned)ivalue(key) - 1u < t->asize) {
         TValue *slot = &t->array[ivalue(key) - 1];
+        gc_satb_value(L, slot);
         setobj(L, slot, value);
         gc_barrier_back(L, t, slot, value);
     } else {

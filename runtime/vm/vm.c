@@ -318,7 +318,9 @@ static inline const TValue *miss_shortcut(lua_State *L, Table *h, TString *key)
     if (tm == NULL) return &vm_nil;
     if (!ttistable(tm)) return NULL;
     const TValue *slot = tab_getshortstr(hvalue(tm), key);
-    return isempty(slot) ? NULL : slot;
+    if (isempty(slot)) return NULL;
+    gc_weak_read(L, hvalue(tm), slot);
+    return slot;
 }
 
 void vm_finishget(lua_State *L, const TValue *t, TValue *key, StkId val, const TValue *slot)
@@ -344,6 +346,7 @@ void vm_finishget(lua_State *L, const TValue *t, TValue *key, StkId val, const T
         if (ttistable(t)) {
             slot = any_slot(hvalue(t), key);
             if (!isempty(slot)) {
+                gc_weak_read(L, hvalue(t), slot);
                 setobj2s(L, val, slot);
                 return;
             }
@@ -379,6 +382,7 @@ void vm_finishset(lua_State *L, const TValue *t, TValue *key, TValue *val, const
         if (ttistable(t)) {
             slot = any_slot(hvalue(t), key);
             if (!isempty(slot)) {
+                gc_satb_value(L, slot);
                 setobj(L, (TValue *)slot, val);
                 gc_barrier_back(L, hvalue(t), slot, val);
                 return;
@@ -396,6 +400,7 @@ void vm_gettable(lua_State *L, const TValue *t, TValue *key, StkId val)
     if (ttistable(t)) {
         slot = any_slot(hvalue(t), key);
         if (!isempty(slot)) {
+            gc_weak_read(L, hvalue(t), slot);
             setobj2s(L, val, slot);
             return;
         }
@@ -410,6 +415,7 @@ void vm_settable(lua_State *L, const TValue *t, TValue *key, TValue *val)
         Table *h = hvalue(t);
         slot = any_slot(h, key);
         if (!isempty(slot)) {
+            gc_satb_value(L, slot);
             setobj(L, (TValue *)slot, val);
             gc_barrier_back(L, h, slot, val);
             return;
@@ -996,6 +1002,7 @@ returning: /* continue the frame of [ci]; trap already set */
         }
         vmcase(OP_SETUPVAL) {
             UpVal *uv = cl->upvals[GETARG_B(i)];
+            gc_satb_value(L, uv->v); /* open or closed: another thread's stack may hold it */
             setobj(L, uv->v, s2v(ra));
             if (!upval_isopen(uv)) gc_barrier(L, uv, s2v(ra)); /* open: a stack slot */
             vmbreak;
@@ -1007,6 +1014,7 @@ returning: /* continue the frame of [ci]; trap already set */
             if (ttistable(upval)) {
                 slot = tab_getshortstr(hvalue(upval), tsvalue(rc));
                 if (!isempty(slot)) {
+                    gc_weak_read(L, hvalue(upval), slot);
                     setobj2s(L, ra, slot);
                     vmbreak;
                 }
@@ -1024,6 +1032,7 @@ returning: /* continue the frame of [ci]; trap already set */
                        : ttisshrstring(rc) ? tab_getshortstr(h, tsvalue(rc))
                                            : tab_get(h, rc);
                 if (!isempty(slot)) {
+                    gc_weak_read(L, h, slot);
                     setobj2s(L, ra, slot);
                     vmbreak;
                 }
@@ -1042,6 +1051,7 @@ returning: /* continue the frame of [ci]; trap already set */
             if (ttistable(rb)) {
                 slot = int_slot(hvalue(rb), c);
                 if (!isempty(slot)) {
+                    gc_weak_read(L, hvalue(rb), slot);
                     setobj2s(L, ra, slot);
                     vmbreak;
                 }
@@ -1063,6 +1073,7 @@ returning: /* continue the frame of [ci]; trap already set */
                 Table *h = hvalue(rb);
                 slot = tab_getshortstr(h, tsvalue(rc));
                 if (!isempty(slot)) {
+                    gc_weak_read(L, h, slot);
                     setobj2s(L, ra, slot);
                     vmbreak;
                 }
@@ -1084,6 +1095,7 @@ returning: /* continue the frame of [ci]; trap already set */
                 Table *h = hvalue(upval);
                 slot = tab_getshortstr(h, tsvalue(rb));
                 if (!isempty(slot)) {
+                    gc_satb_value(L, slot);
                     setobj(L, (TValue *)slot, rc);
                     gc_barrier_back(L, h, slot, rc);
                     vmbreak;
@@ -1105,6 +1117,7 @@ returning: /* continue the frame of [ci]; trap already set */
                      * metatable takes the value in place too (integer keys
                      * are never metamethod names) */
                     if (!isempty(slot) || (h->metatable == NULL && !isabstkey(slot))) {
+                        gc_satb_value(L, slot);
                         setobj(L, (TValue *)slot, rc);
                         gc_barrier_back(L, h, slot, rc);
                         vmbreak;
@@ -1112,6 +1125,7 @@ returning: /* continue the frame of [ci]; trap already set */
                 } else {
                     slot = ttisshrstring(rb) ? tab_getshortstr(h, tsvalue(rb)) : tab_get(h, rb);
                     if (!isempty(slot)) {
+                        gc_satb_value(L, slot);
                         setobj(L, (TValue *)slot, rc);
                         gc_barrier_back(L, h, slot, rc);
                         vmbreak;
@@ -1130,6 +1144,7 @@ returning: /* continue the frame of [ci]; trap already set */
                 Table *h = hvalue(t);
                 slot = int_slot(h, b);
                 if (!isempty(slot) || (h->metatable == NULL && !isabstkey(slot))) {
+                    gc_satb_value(L, slot);
                     setobj(L, (TValue *)slot, rc);
                     gc_barrier_back(L, h, slot, rc);
                     vmbreak;
@@ -1149,6 +1164,7 @@ returning: /* continue the frame of [ci]; trap already set */
                 Table *h = hvalue(t);
                 slot = tab_getshortstr(h, tsvalue(rb));
                 if (!isempty(slot)) {
+                    gc_satb_value(L, slot);
                     setobj(L, (TValue *)slot, rc);
                     gc_barrier_back(L, h, slot, rc);
                     vmbreak;
@@ -1181,6 +1197,7 @@ returning: /* continue the frame of [ci]; trap already set */
                 if (likely_(isshortstr(key))) {
                     slot = tab_getshortstr(h, key);
                     if (!isempty(slot)) {
+                        gc_weak_read(L, h, slot);
                         setobj2s(L, ra, slot);
                         vmbreak;
                     }
@@ -1192,6 +1209,7 @@ returning: /* continue the frame of [ci]; trap already set */
                 } else {
                     slot = tab_getstr(h, key);
                     if (!isempty(slot)) {
+                        gc_weak_read(L, h, slot);
                         setobj2s(L, ra, slot);
                         vmbreak;
                     }
@@ -1655,6 +1673,7 @@ returning: /* continue the frame of [ci]; trap already set */
             for (; n > 0; n--) {
                 TValue *val = s2v(ra + n);
                 TValue *dst = &h->array[last - 1];
+                gc_satb_value(L, dst);
                 setobj(L, dst, val);
                 last--;
                 gc_barrier_back(L, h, dst, val);

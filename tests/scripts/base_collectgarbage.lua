@@ -17,7 +17,11 @@ for i = 1, 10000 do hold[i] = { i } end
 print(collectgarbage("count") > before + 100) -- expect: true
 hold = nil
 collectgarbage()
-print(collectgarbage("count") < before + 100) -- expect: true
+-- (about 1.2 MB were allocated: the count must fall back near where it was.
+-- Tide scans the C stack conservatively, so a stale word may keep one
+-- object — under AddressSanitizer, with major cycles running, one was the
+-- 256 KB array part of `hold` — hence the margin)
+print(collectgarbage("count") < before + 400) -- expect: true
 
 -- stop, restart, isrunning
 print(collectgarbage("isrunning"))         -- expect: true

@@ -23,7 +23,8 @@
  *       that gives [piece] bytes at a time and runs a full collection
  *       (lua_gc(LUA_GCCOLLECT)) before each but the first four, n of them
  *   evacuation.count_full_collections(on) -> n: count full collections
- *       (an event callback) from now on, or stop; the count so far
+ *       and the ends of major cycles (an event callback) from now on, or
+ *       stop; the count so far
  *   evacuation.low_latency(on): tide_gc_allow_synchronous_major(L, !on)
  */
 #include <stdlib.h>
@@ -291,7 +292,8 @@ static void count_full(void *ud, const tide_GcEvent *e)
 {
     (void)ud;
     if (e->kind == TIDE_GC_EVENT_PAUSE &&
-        (e->pause_kind == TIDE_GC_PAUSE_SYNC_MAJOR || e->pause_kind == TIDE_GC_PAUSE_EMERGENCY))
+        (e->pause_kind == TIDE_GC_PAUSE_SYNC_MAJOR || e->pause_kind == TIDE_GC_PAUSE_EMERGENCY ||
+         e->pause_kind == TIDE_GC_PAUSE_FINAL_MARK))
         full_collections++;
 }
 

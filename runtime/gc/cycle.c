@@ -1,0 +1,447 @@
+/*
+ * cycle.c — major cycles: marking the old generation while the program
+ * runs, between two short pauses (DESIGN §4.5).
+ *
+ * A cycle:
+ *   initial pause  the roots are marked (the conservative scan of the C
+ *                  stack included); the stacks of the threads that are
+ *                  running (the main thread, the caller, the resume chain)
+ *                  and every object in the nursery are traversed at once.
+ *                  What they reach is the snapshot.
+ *   marking        grey objects are traversed a step at a time, while the
+ *                  program runs and nursery collections come and go.
+ *   final pause    the rest of the grey stack is traversed; ephemerons,
+ *                  weak tables, finalizable objects and weak handles are
+ *                  settled as in a stop-the-world collection (collect.c,
+ *                  gc_finish_mark); the sweep begins (sweep.c): the string
+ *                  table, the thread list and large objects now, the major
+ *                  heap's blocks lazily, on demand, in steps and idle time.
+ *
+ * The snapshot invariant: every object the snapshot reaches is marked by
+ * the end of the mark. The marker walks the snapshot while the program
+ * changes the heap, so three things keep the paths it walks:
+ *   - stores into heap objects hand the value they overwrite to the marker
+ *     first (gc.h, gc_satb_value / gc_satb_object);
+ *   - stacks change without barriers, so each thread's stack is scanned
+ *     once per cycle before it changes: at the initial pause for running
+ *     threads, and for the others at the first thread_touch (every API
+ *     entry, every resume) or when the marker reaches the thread, whichever
+ *     comes first (lua_State.gc_scanned == the cycle's number);
+ *   - objects made during the cycle are not in the snapshot and are live
+ *     for it: young ones are never marked (gc_setmark refuses them and
+ *     gc_ismarked says yes while cycle_marking), old ones are born marked
+ *     (the spaces' black allocation), promotions included;
+ *   - a value read out of a weak table may have been reachable only weakly
+ *     in the snapshot: the read marks it (gc_weak_read), and so does
+ *     interning a string that is already in the table and reading a weak
+ *     handle.
+ * The marker never needs a second look at a stack, a card or a root: the
+ * final pause's work is what is left on the grey stack plus the weak and
+ * finalizable bookkeeping, not the size of the heap.
+ *
+ * For now marking runs on the mutator, in steps paced by old-generation
+ * growth (gc_step) and in idle time (tide_gc_idle).
+ */
+#include <stdio.h>
+
+#include "gc_internal.h"
+#include "../vm/tables.h"
+
+/* Bytes of old-generation growth between two sweep steps, and the least
+ * a sweep step sweeps. */
+#define SWEEP_STEP_GROWTH ((size_t)256 * 1024)
+#define SWEEP_STEP_MIN_BLOCKS 32
+/* Bytes of old-generation growth between two mark steps. */
+#define MARK_STEP_GROWTH ((size_t)256 * 1024)
+/* The least work a mark step does (bytes of objects traversed). */
+#define MARK_STEP_MIN_WORK ((size_t)512 * 1024)
+
+/* --- the snapshot barrier --------------------------------------------------------- */
+
+void gc_satb_(lua_State *L, GCObject *o)
+{
+    GCState *gc = gc_state(L);
+    gc_mark(gc, o);
+}
+
+void gc_string_reused_(lua_State *L, GCObject *o)
+{
+    GCState *gc = gc_state(L);
+    if (G(L)->gc_marking) {
+        gc_mark(gc, o);
+        return;
+    }
+    /* The lazy sweep: a dead string of a block not swept yet is marked,
+     * so that its block's sweep keeps it. (Strings of swept blocks that
+     * died were unlinked when freed, sweep.c.) */
+    if (o->age == GC_SPACE_MAJOR && major_block_of(o)->state == MAJOR_BLOCK_UNSWEPT) major_mark(o);
+}
+
+int gc_weak_metatable(lua_State *L, Table *mt)
+{
+    return gc_weakmode(gc_state(L), mt) != 0;
+}
+
+/* Mark what [th]'s stack holds (the values below its bound and its open
+ * upvalues), once per cycle. */
+static void scan_thread_now(GCState *gc, lua_State *th)
+{
+    GlobalState *g = gc->g;
+    if (th->gc_scanned == g->gc_cycle) return;
+    th->gc_scanned = g->gc_cycle;
+    gc_traverse_thread_stack(gc, th);
+}
+
+void gc_thread_snapshot(lua_State *L)
+{
+    GCState *gc = gc_state(L);
+    if (gc == NULL || !G(L)->gc_marking) return;
+    scan_thread_now(gc, L);
+}
+
+void gc_resume_enter(lua_State *L)
+{
+    GCState *gc = gc_state(L);
+    /* Without room to record the thread it is treated as running: the
+     * initial pause scans every thread that is not idle (cycle_begin). */
+    if (!gc_vec_push(gc, &gc->resume_chain, L)) gc->resume_chain_lost = 1;
+}
+
+void gc_resume_leave(lua_State *L)
+{
+    GCState *gc = gc_state(L);
+    /* an error may unwind several resumes at once */
+    while (gc->resume_chain.n > 0 && gc->resume_chain.items[gc->resume_chain.n - 1] != L) gc->resume_chain.n--;
+    if (gc->resume_chain.n > 0) gc->resume_chain.n--;
+    if (gc->resume_chain.n == 0) gc->resume_chain_lost = 0; /* nothing runs unrecorded now */
+}
+
+/* --- pacing ------------------------------------------------------------------------- */
+
+/* The work a traversal of [o] does, in bytes read. */
+static size_t traversal_work(const GCObject *o)
+{
+    if (o->tt == HT_TABLE) {
+        const Table *t = gco2t(o);
+        size_t n = sizeof(Table) + (size_t)t->asize * sizeof(TValue);
+        if (!tab_isdummy(t)) n += (size_t)sizenode(t) * sizeof(Node);
+        return n;
+    }
+    if (o->tt == HT_THREAD) {
+        const lua_State *th = gco2th(o);
+        return sizeof(lua_State) + (th->stack != NULL ? (size_t)(th->top - th->stack) * sizeof(StackValue) : 0);
+    }
+    return gc_object_size(o);
+}
+
+/* After a step: when the next is due, and how much it must do so that the
+ * mark ends before the heap reaches its threshold. The snapshot is at most
+ * the live size of the last cycle plus what was promoted since; the growth
+ * left before the threshold is shared out in steps of MARK_STEP_GROWTH. */
+static void pace(GCState *gc)
+{
+    size_t used = gc->old + gc->raw;
+    size_t left = gc->threshold > used ? gc->threshold - used : 0;
+    /* (behind: the rest is spread over a quarter of the growth allowance,
+     * in steps of the usual size, not done in one) */
+    size_t allowance = gc->threshold > gc->live ? gc->threshold - gc->live : GC_MIN_GROWTH;
+    if (left < allowance / 4) left = allowance / 4;
+    size_t steps = left / MARK_STEP_GROWTH;
+    size_t todo = gc->live > gc->mark_work ? (size_t)(gc->live - gc->mark_work) : 0;
+    size_t budget = steps > 1 ? todo / (steps - 1) : todo;
+    if (budget < MARK_STEP_MIN_WORK) budget = MARK_STEP_MIN_WORK;
+    gc->mark_budget = budget + budget / 2; /* 50% headroom: the snapshot grows with promotion */
+    gc->mark_step_at = used + MARK_STEP_GROWTH;
+    if (gc->cycles_eager) { /* small steps, often: the barrier's stress test */
+        gc->mark_budget = 64 * 1024;
+        gc->mark_step_at = used;
+    }
+}
+
+/* Traverse grey objects until [work] bytes are read or [deadline_ns]
+ * (0: none) is passed; 1 when nothing grey is left. */
+static int mark_some(GCState *gc, size_t work, uint64_t deadline_ns)
+{
+    size_t done = 0;
+    unsigned checks = 0;
+    for (;;) {
+        while (gc->grey.n > 0) {
+            GCObject *o = gc->grey.items[--gc->grey.n];
+            done += traversal_work(o);
+            gc_traverse(gc, o);
+            if (done >= work) break;
+            if (deadline_ns != 0 && (++checks & 63) == 0 && gc_now_ns() >= deadline_ns) break;
+        }
+        gc->mark_work += done;
+        if (gc->grey.n > 0) return 0;
+        if (!gc->grey_overflow) return 1;
+        /* the grey stack could not grow: finish with the stop-the-world
+         * rescan (traversal is idempotent) */
+        gc_propagate(gc);
+        return 1;
+    }
+}
+
+/* --- the pauses --------------------------------------------------------------------- */
+
+static void set_phase(GCState *gc, int phase, uint64_t when)
+{
+    int previous = gc->phase;
+    gc->phase = (uint8_t)phase;
+    gc_frames_note_phase(gc, previous, phase, when);
+}
+
+/* The end of a cycle's pause of [kind] begun at [start]: the world runs
+ * again in [phase]. Returns the pause's duration. */
+static uint64_t end_pause(GCState *gc, int kind, int phase, uint64_t start, size_t heap_before)
+{
+    gc->collecting = 0;
+    gc_set_debt(gc);
+    uint64_t duration = gc_now_ns() - start;
+    gc->last_pause_ns = duration;
+    set_phase(gc, phase, start + duration);
+    gc_frames_note_pause(gc, kind, start, duration, heap_before);
+    return duration;
+}
+
+/* Every thread that may run before its next thread_touch: those not idle
+ * (inside a call or a resume), when the resume chain was not recorded. */
+static void scan_busy_threads(GCState *gc)
+{
+    for (size_t i = 0; i < gc->threads.n; i++) {
+        lua_State *th = gco2th(gc->threads.items[i]);
+        int idle = th->status == LUA_YIELD || (th->status == LUA_OK && th->ci == &th->base_ci);
+        if (!idle) scan_thread_now(gc, th);
+    }
+}
+
+static void traverse_young_cb(void *ud, GCObject *o)
+{
+    gc_traverse(ud, o);
+}
+
+void gc_cycle_begin(lua_State *L)
+{
+    GCState *gc = gc_state(L);
+    GlobalState *g = gc->g;
+    lua_assert(!gc->cycle_marking && gc_may_collect(gc));
+    uint64_t start = gc_now_ns();
+    size_t heap_before = gc_total(gc);
+    gc_frames_note_pause_begin(gc, TIDE_GC_PAUSE_INITIAL_MARK);
+    /* the last cycle's sweep ends first (a mark needs every block swept) */
+    size_t left_unswept = major_unswept_count(gc->major);
+    if (gc->phase == TIDE_GC_PHASE_SWEEPING) gc_cycle_finish_sweep(L, 0);
+    uint64_t swept_ns = gc_now_ns();
+    gc->collecting = 1;
+    gc_nursery_seal(gc);
+    if (gc->verify_before) gc_verify_heap(L, "before a cycle's initial pause");
+    gc_scrub_stack();
+    /* From here the snapshot is taken. The epoch does not flip: the header
+     * marks it governs are those of nursery objects, which a cycle never
+     * marks, and of the main thread, which is always live; a flip would
+     * make the nursery's marks from the last full collection look current
+     * to the next one. */
+    gc->grey.n = gc->weak.n = gc->ephemeron.n = gc->allweak.n = 0;
+    gc->grey_overflow = gc->weak_overflow = 0;
+    gc->may_evacuate = 0;
+    gc->mark_work = 0;
+    g->gc_cycle++;
+    gc->cycle_marking = 1;
+    g->gc_marking = 1;
+    major_set_allocate_black(gc->major, 1);
+    los_set_allocate_black(gc->los, 1);
+    gc_mark_roots(L);
+    if (g->mainthread != NULL) scan_thread_now(gc, g->mainthread);
+    scan_thread_now(gc, L);
+    for (size_t i = 0; i < gc->resume_chain.n; i++) scan_thread_now(gc, gco2th(gc->resume_chain.items[i]));
+    if (gc->resume_chain_lost) scan_busy_threads(gc);
+    /* Young objects change without barriers: what they reference joins
+     * the snapshot now, by a walk of the nursery (cheaper than emptying it
+     * with a nursery collection, which copies; dead young objects keep
+     * what they reference for this cycle). */
+    gc_nursery_foreach(gc, traverse_young_cb, gc);
+    gc->cycle_start_ns = start;
+    pace(gc);
+    uint64_t duration = end_pause(gc, TIDE_GC_PAUSE_INITIAL_MARK, TIDE_GC_PHASE_MARKING, start, heap_before);
+    if (gc->trace)
+        fprintf(stderr, "tide gc: cycle %llu initial pause: %.3f ms (%.3f ms sweeping the %zu blocks the last "
+                        "cycle left), %zu grey\n",
+                (unsigned long long)(gc->cycles + 1), (double)duration / 1e6, (double)(swept_ns - start) / 1e6,
+                left_unswept, gc->grey.n);
+}
+
+/* The end of the mark, inside the final pause once its nursery collection
+ * has run: the snapshot's marking is completed and settled; the caller
+ * sweeps, then clears cycle_marking. */
+static void cycle_end_mark(lua_State *L)
+{
+    GCState *gc = gc_state(L);
+    GlobalState *g = gc->g;
+    lua_assert(gc->cycle_marking);
+    gc_finish_mark(gc);
+    if (gc->verify_marks) gc_verify_marks(L);
+    /* cycle_marking stays set through the sweep (the caller clears it):
+     * young objects are live, and the string table keeps young strings */
+    g->gc_marking = 0;
+    major_set_allocate_black(gc->major, 0);
+    los_set_allocate_black(gc->los, 0);
+    gc->cycles++;
+}
+
+void gc_cycle_abandon(GCState *gc)
+{
+    lua_assert(gc->cycle_marking);
+    gc->g->gc_marking = 0;
+    gc->cycle_marking = 0;
+    major_set_allocate_black(gc->major, 0);
+    los_set_allocate_black(gc->los, 0);
+    major_clear_marks(gc->major);
+    los_clear_marks(gc->los);
+    gc->grey.n = gc->weak.n = gc->ephemeron.n = gc->allweak.n = 0;
+    gc->grey_overflow = gc->weak_overflow = 0;
+    uint64_t now = gc_now_ns();
+    set_phase(gc, TIDE_GC_PHASE_IDLE, now);
+}
+
+/* The final pause of a cycle that ran to its end by steps. */
+static void cycle_finish(lua_State *L, GCReason reason)
+{
+    GCState *gc = gc_state(L);
+    uint64_t start = gc_now_ns();
+    size_t heap_before = gc_total(gc);
+    gc_frames_note_pause_begin(gc, TIDE_GC_PAUSE_FINAL_MARK);
+    set_phase(gc, TIDE_GC_PHASE_FINAL_MARK, start);
+    gc->collecting = 1;
+    /* No nursery collection: young objects are live for the cycle, and
+     * whatever old object one references was in the snapshot or was
+     * stored there after being read from it, so it is marked. */
+    size_t grey_left = gc->grey.n;
+    cycle_end_mark(L);
+    uint64_t marked_ns = gc_now_ns();
+    (void)reason;
+    gc_sweep_lazily(gc);
+    gc->cycle_marking = 0;
+    if (gc->grey.cap > 4096) gc_vec_free(gc, &gc->grey); /* scratch, as in collect.c */
+    gc->sweep_step_at = gc->old + gc->raw + SWEEP_STEP_GROWTH;
+    gc->sweep_start_used = gc->old + gc->raw;
+    gc->sweep_blocks = major_unswept_count(gc->major);
+    gc->collections++;
+    if (gc->verify_after) gc_verify_heap(L, "after a cycle's final pause");
+    uint64_t duration = end_pause(gc, TIDE_GC_PAUSE_FINAL_MARK, TIDE_GC_PHASE_SWEEPING, start, heap_before);
+    if (gc->trace)
+        fprintf(stderr, "tide gc: cycle %llu final pause: %.3f ms (%.3f ms ending the mark, %zu grey left), "
+                        "cycle %.3f ms, heap %zu bytes\n",
+                (unsigned long long)gc->cycles, (double)duration / 1e6, (double)(marked_ns - start) / 1e6,
+                grey_left, (double)(start + duration - gc->cycle_start_ns) / 1e6, heap_before);
+}
+
+/* --- the lazy sweep ----------------------------------------------------------------- */
+
+/* Sweep up to [max_blocks]; when the last block is swept, the cycle is
+ * over: the live size is known and the next one is paced from it. */
+static void sweep_blocks(lua_State *L, size_t max_blocks, int safe_point)
+{
+    GCState *gc = gc_state(L);
+    if (gc->phase != TIDE_GC_PHASE_SWEEPING) return;
+    if (!gc_sweep_some(L, max_blocks, safe_point)) {
+        gc->sweep_step_at = gc->old + gc->raw + SWEEP_STEP_GROWTH;
+        return;
+    }
+    gc_set_thresholds(gc);
+    set_phase(gc, TIDE_GC_PHASE_IDLE, gc_now_ns());
+}
+
+void gc_cycle_finish_sweep(lua_State *L, int safe_point)
+{
+    sweep_blocks(L, (size_t)-1, safe_point);
+}
+
+/* A sweep step at a safe point, paced by the old generation's growth: the
+ * sweep must be over halfway to the next cycle's trigger (growth comes in
+ * lumps of a nursery's promotions, so a fixed share per step would lag).
+ * At least SWEEP_STEP_MIN_BLOCKS blocks. */
+static void sweep_step(lua_State *L)
+{
+    GCState *gc = gc_state(L);
+    uint64_t start = gc_now_ns();
+    size_t heap_before = gc_total(gc);
+    size_t used = gc->old + gc->raw, unswept = major_unswept_count(gc->major);
+    size_t room = gc->cycle_trigger > gc->sweep_start_used ? (gc->cycle_trigger - gc->sweep_start_used) / 2 : 0;
+    /* (a cycle that ended late, past the trigger: a quarter of the heap's
+     * growth then) */
+    size_t floor = gc->sweep_blocks * MAJOR_BLOCK_SIZE / 4;
+    if (room < floor) room = floor;
+    size_t grown = used > gc->sweep_start_used ? used - gc->sweep_start_used : 0;
+    size_t target = grown >= room ? gc->sweep_blocks : (size_t)((double)gc->sweep_blocks * grown / room);
+    size_t swept = gc->sweep_blocks > unswept ? gc->sweep_blocks - unswept : 0;
+    size_t blocks = target > swept ? target - swept : 0;
+    if (blocks < SWEEP_STEP_MIN_BLOCKS) blocks = SWEEP_STEP_MIN_BLOCKS;
+    gc_frames_note_pause_begin(gc, TIDE_GC_PAUSE_SWEEP_STEP);
+    sweep_blocks(L, blocks, 1);
+    gc_set_debt(gc);
+    gc_frames_note_pause(gc, TIDE_GC_PAUSE_SWEEP_STEP, start, gc_now_ns() - start, heap_before);
+}
+
+int gc_cycle_sweep_for(lua_State *L, uint64_t budget_ns, int safe_point)
+{
+    GCState *gc = gc_state(L);
+    uint64_t deadline = gc_now_ns() + budget_ns;
+    while (gc->phase == TIDE_GC_PHASE_SWEEPING) {
+        sweep_blocks(L, 16, safe_point);
+        if (gc_now_ns() >= deadline) break;
+    }
+    gc_set_debt(gc);
+    return gc->phase != TIDE_GC_PHASE_SWEEPING;
+}
+
+/* --- scheduling --------------------------------------------------------------------- */
+
+void gc_cycle_step(lua_State *L)
+{
+    GCState *gc = gc_state(L);
+    size_t used = gc->old + gc->raw;
+    if (gc->phase == TIDE_GC_PHASE_SWEEPING) {
+        if (used < gc->sweep_step_at && !gc->cycles_eager) return;
+        sweep_step(L);
+        if (gc->phase == TIDE_GC_PHASE_SWEEPING) return;
+        used = gc->old + gc->raw;
+    }
+    if (!gc->cycle_marking) {
+        if (used >= gc->cycle_trigger || gc->cycles_eager) gc_cycle_begin(L);
+        return;
+    }
+    if (used < gc->mark_step_at && !gc->cycles_eager && used < gc->threshold) return;
+    uint64_t start = gc_now_ns();
+    size_t heap_before = gc_total(gc);
+    /* Past the threshold, the mark has fallen behind allocation: it keeps
+     * going in larger steps while the heap grows. Only when the heap has
+     * grown past the threshold by as much again, and synchronous majors
+     * are allowed, does the rest of the mark go into one pause; in
+     * low-latency mode the heap grows on, up to the hard limit (tide.h). */
+    int behind = used >= gc->threshold;
+    size_t allowance = gc->threshold > gc->live ? gc->threshold - gc->live : GC_MIN_GROWTH;
+    if (behind && gc->allow_sync_major && used - gc->threshold >= allowance) {
+        cycle_finish(L, GC_REASON_SAFE_POINT);
+        return;
+    }
+    gc_frames_note_pause_begin(gc, TIDE_GC_PAUSE_MARK_STEP);
+    int done = mark_some(gc, behind ? gc->mark_budget * 2 : gc->mark_budget, 0);
+    pace(gc);
+    gc_set_debt(gc);
+    gc_frames_note_pause(gc, TIDE_GC_PAUSE_MARK_STEP, start, gc_now_ns() - start, heap_before);
+    if (done) cycle_finish(L, GC_REASON_SAFE_POINT);
+}
+
+int gc_cycle_mark_for(lua_State *L, uint64_t budget_ns)
+{
+    GCState *gc = gc_state(L);
+    if (!gc->cycle_marking) return 0;
+    return mark_some(gc, (size_t)-1, gc_now_ns() + budget_ns);
+}
+
+void gc_cycle_finish(lua_State *L)
+{
+    GCState *gc = gc_state(L);
+    if (!gc->cycle_marking || !gc_may_collect(gc)) return;
+    cycle_finish(L, GC_REASON_SAFE_POINT);
+}

@@ -1,0 +1,168 @@
+-- lua: 5.4
+-- What a major cycle that marks while the program runs must survive: the
+-- program moving objects out of the heap's reach and back while the
+-- collector walks a snapshot (DESIGN §4.4–§4.5). Under
+-- TIDE_GC_DEBUG=tiny-nursery,cycles,verify-marks,poison (the test runner's
+-- third column) cycles run back to back in small steps, every cycle's
+-- marks are checked against a stop-the-world mark, and freed memory is
+-- poisoned, so an object the snapshot barrier lost shows up as a verifier
+-- abort or as damaged contents below. On stock Lua the same output is
+-- expected.
+
+-- garbage that keeps the collector busy: nursery collections, promotions,
+-- and with them the steps of a cycle
+local function churn(n)
+    local keep = {}
+    for i = 1, n or 200 do keep[i % 7 + 1] = { i, tostring(i) } end
+    return keep
+end
+
+-- 1. a list moved from the heap onto the stack, node by node, while
+-- cycles run: each node's only reference is a register of a frame below
+local list = { head = nil }
+for i = 1, 3000 do list.head = { v = i, s = "node " .. i, next = list.head } end
+local function unwind(n)
+    if n == 0 then return 0 end
+    local node = list.head
+    list.head = node.next
+    node.next = nil
+    if n % 50 == 0 then churn() end
+    local sum = unwind(n - 1)
+    assert(node.s == "node " .. node.v, "a node moved to the stack was lost")
+    return sum + node.v
+end
+print("stack", unwind(3000) == 3000 * 3001 // 2) -- expect: stack	true
+
+-- 2. coroutines whose stacks hold the only references, resumed while
+-- cycles run (each stack is scanned once per cycle, before it next runs):
+-- a local that is the only reference when the coroutine yields is stored
+-- into an old table and dropped from the stack after it resumes
+local sink = {}
+local cos = {}
+for c = 1, 200 do
+    cos[c] = coroutine.create(function()
+        local mine = {}
+        for i = 1, 20 do mine[i] = { c = c, i = i, s = c .. ":" .. i } end
+        for round = 1, 10 do
+            local fresh = { round = round, s = "round " .. round }
+            local carry = { c = c, round = round }
+            coroutine.yield()
+            sink[#sink + 1] = carry
+            carry = nil
+            for i = 1, 20 do
+                local o = mine[i]
+                assert(o.c == c and o.i == i and o.s == c .. ":" .. i, "a coroutine's local was lost")
+            end
+            assert(fresh.s == "round " .. round, "a coroutine's fresh local was lost")
+            mine[round] = { c = c, i = round, s = c .. ":" .. round }
+        end
+        return c
+    end)
+end
+local finished = 0
+for round = 1, 11 do
+    for c = 1, #cos do
+        local ok, r = coroutine.resume(cos[c])
+        assert(ok, r)
+        if r == c then finished = finished + 1 end
+    end
+    churn(500)
+end
+local carried = 0
+for _, o in ipairs(sink) do
+    if o.c >= 1 and o.c <= 200 and o.round >= 1 and o.round <= 10 then carried = carried + 1 end
+end
+print("coroutines", finished, carried) -- expect: coroutines	200	2000
+
+-- 3. a weak table read while a cycle marks: the value read is in use again
+-- even if the snapshot reached it only through the weak table
+local cache = setmetatable({}, { __mode = "v" })
+local strong = {}
+for i = 1, 500 do
+    local v = { n = i, s = "cached " .. i }
+    cache[i] = v
+    if i % 2 == 0 then strong[i] = v end
+end
+local rescued = {}
+for i = 1, 500 do
+    local v = cache[i]
+    if v ~= nil then rescued[#rescued + 1] = v end
+    if i % 25 == 0 then churn() end
+end
+churn(2000)
+collectgarbage()
+local intact = true
+for _, v in ipairs(rescued) do
+    if v.s ~= "cached " .. v.n then intact = false end
+end
+print("weak reads", intact, #rescued >= 250) -- expect: weak reads	true	true
+for k, v in pairs(cache) do
+    assert(v.n == k and v.s == "cached " .. k, "a weak table kept a damaged value")
+end
+
+-- 4. tables resized while their entries' only references are in them
+local grown = {}
+for round = 1, 5 do
+    local t = {}
+    for i = 1, 2000 do
+        t[i] = { i }
+        t["k" .. i] = { -i }
+        if i % 200 == 0 then churn() end
+    end
+    grown[round] = t
+end
+local sum = 0
+for _, t in ipairs(grown) do
+    for i = 1, 2000 do sum = sum + t[i][1] + t["k" .. i][1] end
+end
+print("resized", sum) -- expect: resized	0
+
+-- 5. stores through the open upvalue of a suspended coroutine: the value
+-- overwritten in another thread's stack is handed to the marker
+local setter
+local holder = coroutine.create(function()
+    local slot = { "first" }
+    setter = function(v) local old = slot slot = v return old end
+    coroutine.yield()
+    return slot
+end)
+coroutine.resume(holder)
+local olds = {}
+for i = 1, 300 do
+    olds[#olds + 1] = setter({ "value " .. i })
+    if i % 10 == 0 then churn() end
+end
+local _, last = coroutine.resume(holder)
+print("upvalues", olds[1][1], olds[300][1], last[1]) -- expect: upvalues	first	value 299	value 300
+
+-- 6. strings dropped and made again with the same contents while a cycle
+-- marks: the string table hands the old string back, and it must survive
+local keys = {}
+for round = 1, 20 do
+    for i = 1, 100 do keys[i] = "interned-" .. (i + round % 3) end
+    churn()
+end
+local index = {}
+for i = 1, 100 do index[keys[i]] = i end
+local found = 0
+for i = 1, 100 do
+    if index["interned-" .. (i + 20 % 3)] == i then found = found + 1 end
+end
+print("strings", found) -- expect: strings	100
+
+-- 7. metatables replaced while their tables are being marked
+local objs = {}
+for i = 1, 300 do
+    local mt = { __index = { kind = "first", n = i } }
+    objs[i] = setmetatable({}, mt)
+end
+for i = 1, 300 do
+    setmetatable(objs[i], { __index = { kind = "second", n = i } })
+    if i % 20 == 0 then churn() end
+end
+churn(2000)
+local ok = true
+for i = 1, 300 do
+    if objs[i].kind ~= "second" or objs[i].n ~= i then ok = false end
+end
+print("metatables", ok) -- expect: metatables	true
