@@ -55,6 +55,9 @@ void gc_set_debt(GCState *gc)
         if (gc->phase == TIDE_GC_PHASE_SWEEPING) due = gc->sweep_step_at;
         else if (!gc->cycle_marking) due = gc->cycles_eager ? 0 : gc->cycle_trigger;
         else if (gc->mark_step_at < due) due = gc->mark_step_at;
+        /* TIDE_GC_DEBUG=cycles: a step at the first safe point after every
+         * nursery collection, whatever survived it */
+        if (gc->cycles_eager && gc->eager_step_pending) due = 0;
     }
     if (gc->stopped)
         gc->g->gc_debt = -(intptr_t)GC_STOPPED_DISTANCE;

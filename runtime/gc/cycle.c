@@ -51,10 +51,16 @@
  * a sweep step sweeps. */
 #define SWEEP_STEP_GROWTH ((size_t)256 * 1024)
 #define SWEEP_STEP_MIN_BLOCKS 32
+#define SWEEP_STEP_MAX_BLOCKS 256
+/* Strong tables with more entries than this are marked in pieces. */
+#define BIG_TABLE_ENTRIES ((size_t)16384)
 /* Bytes of old-generation growth between two mark steps. */
 #define MARK_STEP_GROWTH ((size_t)256 * 1024)
-/* The least work a mark step does (bytes of objects traversed). */
+/* The least and the most work a mark step does (bytes of objects
+ * traversed): a step that would have to do more means the mark is behind,
+ * and the heap grows past its threshold rather than the step growing. */
 #define MARK_STEP_MIN_WORK ((size_t)512 * 1024)
+#define MARK_STEP_MAX_WORK ((size_t)4 * 1024 * 1024)
 
 /* --- the snapshot barrier --------------------------------------------------------- */
 
@@ -150,7 +156,8 @@ static void pace(GCState *gc)
     size_t todo = gc->live > gc->mark_work ? (size_t)(gc->live - gc->mark_work) : 0;
     size_t budget = steps > 1 ? todo / (steps - 1) : todo;
     if (budget < MARK_STEP_MIN_WORK) budget = MARK_STEP_MIN_WORK;
-    gc->mark_budget = budget + budget / 2; /* 50% headroom: the snapshot grows with promotion */
+    budget += budget / 2; /* 50% headroom: the snapshot grows with promotion */
+    gc->mark_budget = budget < MARK_STEP_MAX_WORK ? budget : MARK_STEP_MAX_WORK;
     gc->mark_step_at = used + MARK_STEP_GROWTH;
     if (gc->cycles_eager) { /* small steps, often: the barrier's stress test */
         gc->mark_budget = 64 * 1024;
@@ -158,22 +165,44 @@ static void pace(GCState *gc)
     }
 }
 
+/* Continue the large table in progress with up to [work] bytes' worth of
+ * entries; returns the work done. */
+static size_t mark_big_table(GCState *gc, size_t work)
+{
+    size_t count = work / sizeof(TValue) + 1;
+    size_t from = gc->big_pos;
+    if (gc_traverse_strong_range(gc, gc->big_table, &gc->big_pos, count)) gc->big_table = NULL;
+    return (gc->big_pos - from) * sizeof(TValue);
+}
+
 /* Traverse grey objects until [work] bytes are read or [deadline_ns]
- * (0: none) is passed; 1 when nothing grey is left. */
+ * (0: none) is passed; 1 when nothing grey is left. A strong table of more
+ * than BIG_TABLE_ENTRIES entries is traversed in pieces, so that no step
+ * is longer than its budget however large the table. */
 static int mark_some(GCState *gc, size_t work, uint64_t deadline_ns)
 {
     size_t done = 0;
     unsigned checks = 0;
     for (;;) {
-        while (gc->grey.n > 0) {
-            GCObject *o = gc->grey.items[--gc->grey.n];
-            done += traversal_work(o);
-            gc_traverse(gc, o);
+        while (gc->big_table != NULL || gc->grey.n > 0) {
+            if (gc->big_table != NULL) {
+                done += mark_big_table(gc, work > done ? work - done : 0);
+            } else {
+                GCObject *o = gc->grey.items[--gc->grey.n];
+                if (o->tt == HT_TABLE && gco2t(o)->asize + (size_t)sizenode(gco2t(o)) > BIG_TABLE_ENTRIES &&
+                    gc_traverse_table_begin(gc, gco2t(o)) == 0) {
+                    gc->big_table = gco2t(o);
+                    gc->big_pos = 0;
+                    continue;
+                }
+                done += traversal_work(o);
+                gc_traverse(gc, o);
+            }
             if (done >= work) break;
             if (deadline_ns != 0 && (++checks & 63) == 0 && gc_now_ns() >= deadline_ns) break;
         }
         gc->mark_work += done;
-        if (gc->grey.n > 0) return 0;
+        if (gc->grey.n > 0 || gc->big_table != NULL) return 0;
         if (!gc->grey_overflow) return 1;
         /* the grey stack could not grow: finish with the stop-the-world
          * rescan (traversal is idempotent) */
@@ -245,6 +274,7 @@ void gc_cycle_begin(lua_State *L)
     gc->grey_overflow = gc->weak_overflow = 0;
     gc->may_evacuate = 0;
     gc->mark_work = 0;
+    gc->big_table = NULL;
     g->gc_cycle++;
     gc->cycle_marking = 1;
     g->gc_marking = 1;
@@ -278,6 +308,7 @@ static void cycle_end_mark(lua_State *L)
     GCState *gc = gc_state(L);
     GlobalState *g = gc->g;
     lua_assert(gc->cycle_marking);
+    if (gc->big_table != NULL) mark_big_table(gc, (size_t)-1 / 2);
     gc_finish_mark(gc);
     if (gc->verify_marks) gc_verify_marks(L);
     /* cycle_marking stays set through the sweep (the caller clears it):
@@ -299,6 +330,7 @@ void gc_cycle_abandon(GCState *gc)
     los_clear_marks(gc->los);
     gc->grey.n = gc->weak.n = gc->ephemeron.n = gc->allweak.n = 0;
     gc->grey_overflow = gc->weak_overflow = 0;
+    gc->big_table = NULL;
     uint64_t now = gc_now_ns();
     set_phase(gc, TIDE_GC_PHASE_IDLE, now);
 }
@@ -376,6 +408,7 @@ static void sweep_step(lua_State *L)
     size_t swept = gc->sweep_blocks > unswept ? gc->sweep_blocks - unswept : 0;
     size_t blocks = target > swept ? target - swept : 0;
     if (blocks < SWEEP_STEP_MIN_BLOCKS) blocks = SWEEP_STEP_MIN_BLOCKS;
+    if (blocks > SWEEP_STEP_MAX_BLOCKS) blocks = SWEEP_STEP_MAX_BLOCKS;
     gc_frames_note_pause_begin(gc, TIDE_GC_PAUSE_SWEEP_STEP);
     sweep_blocks(L, blocks, 1);
     gc_set_debt(gc);
@@ -400,8 +433,10 @@ void gc_cycle_step(lua_State *L)
 {
     GCState *gc = gc_state(L);
     size_t used = gc->old + gc->raw;
+    int eager = gc->eager_step_pending;
+    gc->eager_step_pending = 0;
     if (gc->phase == TIDE_GC_PHASE_SWEEPING) {
-        if (used < gc->sweep_step_at && !gc->cycles_eager) return;
+        if (used < gc->sweep_step_at && !eager) return;
         sweep_step(L);
         if (gc->phase == TIDE_GC_PHASE_SWEEPING) return;
         used = gc->old + gc->raw;
@@ -410,7 +445,7 @@ void gc_cycle_step(lua_State *L)
         if (used >= gc->cycle_trigger || gc->cycles_eager) gc_cycle_begin(L);
         return;
     }
-    if (used < gc->mark_step_at && !gc->cycles_eager && used < gc->threshold) return;
+    if (used < gc->mark_step_at && !eager && used < gc->threshold) return;
     uint64_t start = gc_now_ns();
     size_t heap_before = gc_total(gc);
     /* Past the threshold, the mark has fallen behind allocation: it keeps
@@ -425,7 +460,7 @@ void gc_cycle_step(lua_State *L)
         return;
     }
     gc_frames_note_pause_begin(gc, TIDE_GC_PAUSE_MARK_STEP);
-    int done = mark_some(gc, behind ? gc->mark_budget * 2 : gc->mark_budget, 0);
+    int done = mark_some(gc, gc->mark_budget, 0);
     pace(gc);
     gc_set_debt(gc);
     gc_frames_note_pause(gc, TIDE_GC_PAUSE_MARK_STEP, start, gc_now_ns() - start, heap_before);

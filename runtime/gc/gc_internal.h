@@ -237,6 +237,7 @@ typedef struct GCState {
                                full collections */
     uint8_t cycles_eager;   /* TIDE_GC_DEBUG=cycles: start a cycle at every
                                safe point where none runs (tests) */
+    uint8_t eager_step_pending; /* ... and step after every nursery collection */
     GCVec resume_chain;     /* threads inside lua_resume, outermost first: they
                                run without a touch when a resume returns */
     uint8_t resume_chain_lost; /* a thread could not be recorded there */
@@ -248,6 +249,10 @@ typedef struct GCState {
     size_t sweep_blocks;    /* blocks it had to sweep */
     size_t mark_budget;     /* work (bytes traversed) a mark step does */
     uint64_t mark_work;     /* work done by the marking cycle so far */
+    Table *big_table;       /* a large strong table the marker is part-way
+                               through (it stays marked: the sweep cannot
+                               free it before the cycle ends), or NULL */
+    size_t big_pos;         /* the next entry of big_table to mark */
     uint64_t cycle_start_ns;
     uint64_t cycles;        /* completed major cycles */
 
@@ -450,6 +455,14 @@ static inline void gc_mark(GCState *gc, GCObject *o)
 TIDE_INTERNAL void gc_propagate(GCState *gc);
 /* Traverse one object: mark what it references. */
 TIDE_INTERNAL void gc_traverse(GCState *gc, GCObject *o);
+/* A table's traversal in pieces (a cycle's marker splits large tables
+ * over steps): _begin marks its storage and metatable and returns its weak
+ * mode (0: strong); _strong_range marks [count] entries of a strong table
+ * from [*pos] (array slots first, then hash nodes), advances [*pos], and
+ * returns 1 past the last. A resize in between is harmless: it hands every
+ * entry to the marker (tables.c). */
+TIDE_INTERNAL int gc_traverse_table_begin(GCState *gc, Table *t);
+TIDE_INTERNAL int gc_traverse_strong_range(GCState *gc, Table *t, size_t *pos, size_t count);
 /* Mark the values on [th]'s stack (below its bound) and its open upvalues;
  * nil the slots above the bound. */
 TIDE_INTERNAL void gc_traverse_thread_stack(GCState *gc, lua_State *th);
@@ -556,7 +569,7 @@ static inline int gc_cycles_on(const GCState *gc)
 /* Is the marking cycle's grey stack empty (the final pause may run)? */
 static inline int gc_cycle_mark_done(const GCState *gc)
 {
-    return gc->cycle_marking && gc->grey.n == 0 && !gc->grey_overflow;
+    return gc->cycle_marking && gc->grey.n == 0 && gc->big_table == NULL && !gc->grey_overflow;
 }
 /* The safe point's share of cycle work (gc_step): begin a cycle when the
  * heap reaches the trigger, do a mark step when one is due, end the mark

@@ -172,21 +172,42 @@ static void traverse_allweak(Table *t)
         if (isempty(gval(n))) gc_clearkey(n);
 }
 
-static void traverse_table(GCState *gc, Table *t)
+int gc_traverse_table_begin(GCState *gc, Table *t)
 {
     Table *mt = t->metatable;
     if (t->array != NULL) gc_mark(gc, obj2gco(part_of(t->array)));
     if (!tab_isdummy(t)) gc_mark(gc, obj2gco(part_of(t->node)));
-    if (mt == NULL) {
-        traverse_strong(gc, t);
-        return;
-    }
+    if (mt == NULL) return 0;
     gc_mark(gc, obj2gco(mt));
     /* A young table traversed by a cycle's initial pause (a pinned one) is
      * not recorded with the weak tables: it may move before the final
      * pause, so it holds its entries strongly for this cycle. */
     int mode = gc->cycle_marking && gc_isyoung(gc->g, t) ? 0 : gc_weakmode(gc, mt);
     if (mode != 0) t->weak |= TAB_WEAK; /* (a __mode set after setmetatable) */
+    return mode;
+}
+
+int gc_traverse_strong_range(GCState *gc, Table *t, size_t *pos, size_t count)
+{
+    size_t asize = t->asize, nsize = tab_isdummy(t) ? 0 : sizenode(t);
+    size_t i = *pos, end = i + count;
+    for (; i < asize && i < end; i++) gc_markvalue(gc, &t->array[i]);
+    for (; i >= asize && i - asize < nsize && i < end; i++) {
+        Node *n = &t->node[i - asize];
+        if (isempty(gval(n))) {
+            gc_clearkey(n);
+        } else {
+            mark_nodekey(gc, n);
+            gc_markvalue(gc, gval(n));
+        }
+    }
+    *pos = i;
+    return i >= asize + nsize;
+}
+
+static void traverse_table(GCState *gc, Table *t)
+{
+    int mode = gc_traverse_table_begin(gc, t);
     switch (mode) {
     case 0:
         traverse_strong(gc, t);

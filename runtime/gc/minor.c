@@ -721,6 +721,7 @@ void gc_minor(lua_State *L, int reason, int inside_full)
                 (unsigned long long)gc->minors, (double)(gc_now_ns() - start) / 1e6, m.promoted,
                 gc->nursery.pinned_bytes, m.logged_slots, m.logged_objects, m.cemented, gc->cemented.n);
     if (!inside_full) {
+        gc->eager_step_pending = gc->cycles_eager;
         gc_set_debt(gc);
         uint64_t duration = gc_now_ns() - start;
         gc_frames_note_pause(gc, reason == GC_REASON_EMERGENCY ? TIDE_GC_PAUSE_EMERGENCY : TIDE_GC_PAUSE_MINOR,

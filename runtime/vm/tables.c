@@ -415,6 +415,19 @@ void tab_resize(lua_State *L, Table *t, unsigned int nasize, unsigned int nhsize
     }
     Node *oldnode = t->node;
     unsigned int oldnsize = tab_isdummy(t) ? 0 : sizenode(t);
+    /* While a cycle marks, the entries move to new storage without the
+     * snapshot barrier (and a marker part-way through the table would
+     * find them at other positions): they are handed to the marker first.
+     * The cost is the resize's own, one pass over the entries. */
+    if (luai_unlikely(G(L)->gc_marking)) {
+        for (unsigned int i = 0; i < oldasize; i++) gc_satb_value(L, &oldarray[i]);
+        for (unsigned int i = 0; i < oldnsize; i++) {
+            Node *n = &oldnode[i];
+            if (isempty(gval(n))) continue;
+            gc_satb_value(L, gval(n));
+            if (n->key_tt & BIT_COLLECTABLE) gc_satb_(L, n->key_val.gc);
+        }
+    }
 
     /* Swap the new parts in. */
     t->array = newarray;

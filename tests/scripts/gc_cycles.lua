@@ -20,7 +20,7 @@ end
 -- 1. a list moved from the heap onto the stack, node by node, while
 -- cycles run: each node's only reference is a register of a frame below
 local list = { head = nil }
-for i = 1, 3000 do list.head = { v = i, s = "node " .. i, next = list.head } end
+for i = 1, 1500 do list.head = { v = i, s = "node " .. i, next = list.head } end
 local function unwind(n)
     if n == 0 then return 0 end
     local node = list.head
@@ -31,7 +31,7 @@ local function unwind(n)
     assert(node.s == "node " .. node.v, "a node moved to the stack was lost")
     return sum + node.v
 end
-print("stack", unwind(3000) == 3000 * 3001 // 2) -- expect: stack	true
+print("stack", unwind(1500) == 1500 * 1501 // 2) -- expect: stack	true
 
 -- 2. coroutines whose stacks hold the only references, resumed while
 -- cycles run (each stack is scanned once per cycle, before it next runs):
@@ -39,7 +39,7 @@ print("stack", unwind(3000) == 3000 * 3001 // 2) -- expect: stack	true
 -- into an old table and dropped from the stack after it resumes
 local sink = {}
 local cos = {}
-for c = 1, 200 do
+for c = 1, 100 do
     cos[c] = coroutine.create(function()
         local mine = {}
         for i = 1, 20 do mine[i] = { c = c, i = i, s = c .. ":" .. i } end
@@ -70,9 +70,9 @@ for round = 1, 11 do
 end
 local carried = 0
 for _, o in ipairs(sink) do
-    if o.c >= 1 and o.c <= 200 and o.round >= 1 and o.round <= 10 then carried = carried + 1 end
+    if o.c >= 1 and o.c <= 100 and o.round >= 1 and o.round <= 10 then carried = carried + 1 end
 end
-print("coroutines", finished, carried) -- expect: coroutines	200	2000
+print("coroutines", finished, carried) -- expect: coroutines	100	1000
 
 -- 3. a weak table read while a cycle marks: the value read is in use again
 -- even if the snapshot reached it only through the weak table
@@ -102,9 +102,9 @@ end
 
 -- 4. tables resized while their entries' only references are in them
 local grown = {}
-for round = 1, 5 do
+for round = 1, 3 do
     local t = {}
-    for i = 1, 2000 do
+    for i = 1, 1000 do
         t[i] = { i }
         t["k" .. i] = { -i }
         if i % 200 == 0 then churn() end
@@ -113,7 +113,7 @@ for round = 1, 5 do
 end
 local sum = 0
 for _, t in ipairs(grown) do
-    for i = 1, 2000 do sum = sum + t[i][1] + t["k" .. i][1] end
+    for i = 1, 1000 do sum = sum + t[i][1] + t["k" .. i][1] end
 end
 print("resized", sum) -- expect: resized	0
 
@@ -166,3 +166,25 @@ for i = 1, 300 do
     if objs[i].kind ~= "second" or objs[i].n ~= i then ok = false end
 end
 print("metatables", ok) -- expect: metatables	true
+
+-- 8. a table too large to mark in one step (it is marked in pieces):
+-- entries overwritten, removed and added, and the table resized, between
+-- the pieces
+local large = {}
+for i = 1, 18000 do large[i] = { i } end
+for i = 1, 2000 do large["h" .. i] = { -i } end
+for round = 1, 8 do
+    for j = 1, 500 do
+        local i = (round * 7919 + j * 104729) % 18000 + 1
+        local old = large[i]
+        large[i] = { old[1] } -- the old entry's only reference goes
+        large["h" .. i % 2000 + 1] = nil
+        large["h" .. i % 2000 + 1] = { -(i % 2000 + 1) }
+    end
+    for i = 18001 + (round - 1) * 250, 18000 + round * 250 do large[i] = { i } end -- grows the array part
+    churn(300)
+end
+local sum, count = 0, 0
+for i = 1, 20000 do sum = sum + large[i][1]; count = count + 1 end
+for i = 1, 2000 do sum = sum + large["h" .. i][1] end
+print("large table", count, sum) -- expect: large table	20000	198009000
