@@ -133,10 +133,11 @@ TIDE_API int tide_handle_push(lua_State *L, tide_Handle h)
     return ttype(v);
 }
 
-/* Any thread. */
+/* Any thread. No thread_touch: it writes [L] (and, while a cycle marks,
+ * may scan its stack), which only the mutator may do; freeing a handle
+ * does not touch any stack. */
 TIDE_API void tide_handle_free(lua_State *L, tide_Handle h)
 {
-    thread_touch(L);
     if (h == TIDE_HANDLE_NONE) return;
     HandleTable *ht = &G(L)->gc->handles;
     HandleSlot *s = slot_at(ht, h - 1);
