@@ -20,7 +20,9 @@
  *        gc_objbarrier(L, owner, object)  after storing an object pointer
  *     Stores into stack slots need no barrier (stacks are rescanned).
  *     A freshly allocated object with no collection since its allocation
- *     may be initialized without barriers.
+ *     may be initialized without barriers. A store that overwrites a
+ *     reference is also preceded by the snapshot barrier, gc_satb_value /
+ *     gc_satb_object (below), for major cycles.
  *  4. Allocation failure raises LUA_ERRMEM ("not enough memory") after an
  *     emergency full collection; it never returns NULL and never aborts.
  */
