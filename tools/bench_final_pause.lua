@@ -11,16 +11,7 @@ local lib = dofile(ROOT .. "/tools/benchlib.lua")
 local shquote, median = lib.shquote, lib.median
 
 local opts = { tide = ROOT .. "/bin/Release/tide", small = 100, large = 1000, frames = 400 }
-local i = 1
-while i <= #arg do
-    local k = arg[i]:match("^%-%-(.+)$")
-    if not k or opts[k] == nil or arg[i + 1] == nil then
-        io.stderr:write("usage: lua5.4 tools/bench_final_pause.lua [--tide PATH] [--small MB] [--large MB] [--frames N]\n")
-        os.exit(2)
-    end
-    opts[k] = k == "tide" and arg[i + 1] or assert(tonumber(arg[i + 1]), "a number for --" .. k)
-    i = i + 2
-end
+lib.parse_options(arg, opts, "lua5.4 tools/bench_final_pause.lua [--tide PATH] [--small MB] [--large MB] [--frames N]")
 
 local function run(mb)
     local cmd = string.format("TIDE_GC_DEBUG=trace %s %s %d %d 2>&1 >/dev/null", shquote(opts.tide),

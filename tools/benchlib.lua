@@ -124,4 +124,22 @@ function lib.ratio_rows(results)
     return rows, geo_time, geo_mem, counted
 end
 
+-- Options "--NAME VALUE" into [defaults] (a table of defaults: numbers
+-- stay numbers, strings stay strings); any other argument, or a missing
+-- value, prints [usage] and exits with status 2.
+function lib.parse_options(args, defaults, usage)
+    local i = 1
+    while i <= #args do
+        local k = args[i]:match("^%-%-(.+)$")
+        local v = args[i + 1]
+        if not k or defaults[k] == nil or v == nil or (type(defaults[k]) == "number" and not tonumber(v)) then
+            io.stderr:write("usage: " .. usage .. "\n")
+            os.exit(2)
+        end
+        defaults[k] = type(defaults[k]) == "number" and tonumber(v) or v
+        i = i + 2
+    end
+    return defaults
+end
+
 return lib

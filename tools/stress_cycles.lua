@@ -12,16 +12,7 @@
 local ROOT = ((arg[0] or ""):match("^tools/") and ".") or (arg[0] or ""):match("^(.*)/tools/[^/]*$") or "."
 local lib = dofile(ROOT .. "/tools/benchlib.lua")
 local opts = { tide = ROOT .. "/bin/Debug/tide", cycles = 1000, rounds = 5000 }
-local i = 1
-while i <= #arg do
-    local k = arg[i]:match("^%-%-(.+)$")
-    if not k or opts[k] == nil or arg[i + 1] == nil then
-        io.stderr:write("usage: lua5.4 tools/stress_cycles.lua [--tide PATH] [--cycles N] [--rounds N]\n")
-        os.exit(2)
-    end
-    opts[k] = k == "tide" and arg[i + 1] or assert(tonumber(arg[i + 1]), "a number for --" .. k)
-    i = i + 2
-end
+lib.parse_options(arg, opts, "lua5.4 tools/stress_cycles.lua [--tide PATH] [--cycles N] [--rounds N]")
 local cmd = string.format("TIDE_GC_DEBUG=tiny-nursery,cycles,verify-marks,poison,trace %s %s %d 2>&1; echo \"exit $?\"",
                           lib.shquote(opts.tide), lib.shquote(ROOT .. "/tests/stress/mutate_during_mark.lua"), opts.rounds)
 local p = assert(io.popen(cmd))

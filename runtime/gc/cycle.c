@@ -153,6 +153,9 @@ static void pace(GCState *gc)
     size_t allowance = gc->threshold > gc->live ? gc->threshold - gc->live : GC_MIN_GROWTH;
     if (left < allowance / 4) left = allowance / 4;
     size_t steps = left / MARK_STEP_GROWTH;
+    /* the work left, estimated by the last cycle's live size (0 once this
+     * cycle has done more: the snapshot grew, and the least step goes on),
+     * spread over one step fewer than there is room for, to end early */
     size_t todo = gc->live > gc->mark_work ? (size_t)(gc->live - gc->mark_work) : 0;
     size_t budget = steps > 1 ? todo / (steps - 1) : todo;
     if (budget < MARK_STEP_MIN_WORK) budget = MARK_STEP_MIN_WORK;
