@@ -170,17 +170,22 @@ static GCObject *new_old(lua_State *L, GCState *gc, int tt, size_t size)
 /* --- young objects: the slow path of gc_new ------------------------------------------ */
 
 /* The fast path's end after the slow path took from the window: the
- * window's end, capped by the memory limit; closed (every allocation comes
- * here) while TIDE_GC_DEBUG counts allocations. */
+ * window's end, capped by the nursery's budget and the memory limit;
+ * closed (every allocation comes here) while TIDE_GC_DEBUG counts
+ * allocations. */
 static void set_fast_limit(GCState *gc)
 {
     GlobalState *g = gc->g;
     char *end = gc->nursery.window_end;
     if (gc->collect_every != 0) {
         end = g->alloc_ptr;
-    } else if (gc->limit != 0) {
-        size_t total = gc_total(gc);
-        size_t room = gc->limit > total ? gc->limit - total : 0;
+    } else {
+        size_t room = gc_nursery_room(gc);
+        if (gc->limit != 0) {
+            size_t total = gc_total(gc);
+            size_t below_limit = gc->limit > total ? gc->limit - total : 0;
+            if (below_limit < room) room = below_limit;
+        }
         if ((size_t)(end - g->alloc_ptr) > room) end = g->alloc_ptr + room;
     }
     g->alloc_limit = end;
@@ -238,7 +243,11 @@ GCObject *gc_new_pinned(lua_State *L, int tt, size_t size)
      * first, so that a listed thread is never half made */
     if (tt == HT_THREAD && gc->threads.n == gc->threads.cap && !gc_vec_grow(gc, &gc->threads)) gc_memerror(L);
     GCObject *o = new_old(L, gc, tt, size);
-    if (tt == HT_THREAD) gc->threads.items[gc->threads.n++] = o;
+    if (tt == HT_THREAD) {
+        gc->threads.items[gc->threads.n++] = o;
+        gco2th(o)->stack_clean = 0; /* a new thread is dirty, and listed so */
+        if (!gc_vec_push(gc, &gc->dirty_threads, o)) gc->dirty_threads_lost = 1;
+    }
     return o;
 }
 
@@ -248,8 +257,8 @@ void *gc_new_part(lua_State *L, size_t nbytes, int kind)
     Part *p = (Part *)(void *)gc_new(L, HT_PART, sizeof(Part) + nbytes);
     p->nbytes = (uint32_t)nbytes;
     p->pad = (uint32_t)kind;
-    /* storage born old (large) is filled without barriers: card it all */
-    if (!gc_isyoung(G(L), p)) gc_remember_new_old(gc_state(L), obj2gco(p));
+    /* Born zeroed (nil): nothing to remember. Whoever fills it without
+     * barriers remembers what it stored (tab_resize). */
     return part_payload(p);
 }
 

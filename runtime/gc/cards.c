@@ -151,19 +151,12 @@ void gc_barrier_slot_(lua_State *L, const Table *t, const void *slot)
     gc_remember_slot(gc_state(L), p, (void *)(uintptr_t)slot);
 }
 
-/* An object born old was filled without barriers: every card of a Part
- * (a large array copied by a resize), or the object itself. */
+/* An object born old may be filled without barriers: it is scanned whole
+ * at the next nursery collection. Table storage is born zeroed (nil) and
+ * whoever fills it remembers what it stores (gc_new_part). */
 void gc_remember_new_old(GCState *gc, GCObject *o)
 {
-    if (o->tt != HT_PART) {
-        if (novariant(o->tt) != LUA_TSTRING) gc_remember_object(gc, o);
-        return;
-    }
-    Part *p = (Part *)(void *)o;
-    char *payload = part_payload(p);
-    char *end = payload + p->nbytes;
-    for (char *s = payload; s < end; s += MAJOR_CARD_SIZE) card_slot(gc, p, s);
-    if (p->nbytes > 0) card_slot(gc, p, end - 1);
+    if (o->tt != HT_PART && novariant(o->tt) != LUA_TSTRING) gc_remember_object(gc, o);
 }
 
 int gc_card_is_dirty_object(const GCObject *o)

@@ -41,6 +41,7 @@ int gc_init(lua_State *L)
     gc_setparam(gc->stepmul, GC_DEFAULT_STEPMUL);
     gc->allow_sync_major = 1;
     gc->nursery_size = TIDE_GC_NURSERY_DEFAULT_SIZE;
+    gc->minor_target_ns = TIDE_GC_MINOR_PAUSE_TARGET_DEFAULT_NS;
     /* The block lua_newstate made for GlobalState and the main thread came
      * from the allocator too; count it (approximately: its exact layout is
      * state.c's). */
@@ -117,6 +118,7 @@ void gc_freeall(lua_State *L)
     gc_vec_free(gc, &gc->tobefnz);
     gc_vec_free(gc, &gc->fixed);
     gc_vec_free(gc, &gc->threads);
+    gc_vec_free(gc, &gc->dirty_threads);
     gc_vec_free(gc, &gc->rs_objects);
     gc_vec_free(gc, &gc->dirty_blocks);
     gc_vec_free(gc, &gc->cemented);

@@ -24,6 +24,9 @@
  *                     fix-up
  *   tiny-nursery      the smallest nursery (TIDE_GC_NURSERY_MIN_SIZE):
  *                     nursery collections all the time
+ *   minor-target=US   the nursery collection's pause target in
+ *                     microseconds (tide_gc_set_minor_pause_target; 0 = the
+ *                     whole nursery every time)
  *   cycles            major cycles back to back: a cycle begins at the
  *                     first safe point after the last one ends, and marks
  *                     in small steps, so that the program mutates the heap
@@ -110,6 +113,12 @@ static void apply_option(GCState *gc, const char *opt)
             fprintf(stderr, "tide: bad value in TIDE_GC_DEBUG option '%s'\n", opt);
         else
             gc->nursery_size = (size_t)n;
+    } else if (has_prefix(opt, "minor-target=", &value)) {
+        unsigned long long us = strcmp(value, "0") == 0 ? 0 : parse_size(value);
+        if (us == 0 && strcmp(value, "0") != 0)
+            fprintf(stderr, "tide: bad value in TIDE_GC_DEBUG option '%s'\n", opt);
+        else
+            gc->minor_target_ns = (uint64_t)us * 1000;
     } else {
         fprintf(stderr, "tide: unknown TIDE_GC_DEBUG option '%s'\n", opt);
     }

@@ -354,6 +354,15 @@ TIDE_API int tide_gc_set_nursery_size(lua_State *L, size_t bytes)
     return 1;
 }
 
+TIDE_API uint64_t tide_gc_set_minor_pause_target(lua_State *L, uint64_t target_ns)
+{
+    GCState *gc = gc_state(L);
+    uint64_t previous = gc->minor_target_ns;
+    gc->minor_target_ns = target_ns;
+    if (target_ns == 0) gc_nursery_adapt(gc, 0, 0, 0); /* the whole region again */
+    return previous;
+}
+
 TIDE_API void tide_gc_set_heap_limit(lua_State *L, size_t hard_limit_bytes)
 {
     thread_touch(L);

@@ -20,7 +20,9 @@
  *        gc_objbarrier(L, owner, object)  after storing an object pointer
  *     Stores into stack slots need no barrier (stacks are rescanned).
  *     A freshly allocated object with no collection since its allocation
- *     may be initialized without barriers. A store that overwrites a
+ *     may be initialized without barriers — except table storage
+ *     (gc_new_part), which may be large: a barrier-free fill of it names
+ *     each slot with gc_barrier_back. A store that overwrites a
  *     reference is also preceded by the snapshot barrier, gc_satb_value /
  *     gc_satb_object (below), for major cycles.
  *  4. Allocation failure raises LUA_ERRMEM ("not enough memory") after an
@@ -92,7 +94,9 @@ static inline GCObject *gc_new(lua_State *L, int tt, size_t size)
 /* A new full userdata-sized object that never moves (userdata, threads). */
 TIDE_INTERNAL GCObject *gc_new_pinned(lua_State *L, int tt, size_t size);
 /* Table storage: a Part of [nbytes] payload (zeroed) holding [kind]
- * (PART_ARRAY: TValues; PART_NODES: Nodes); returns the payload. */
+ * (PART_ARRAY: TValues; PART_NODES: Nodes); returns the payload. Unlike
+ * other objects born old, storage born old is not remembered whole: what
+ * fills it without barriers must remember the young values it stores. */
 #define PART_ARRAY 1
 #define PART_NODES 2
 #define PART_RELEASED 3 /* given back by gc_release_part: never scanned */

@@ -143,6 +143,11 @@ typedef struct Nursery {
                                last nursery collection */
     char *window_start;     /* where the current window began */
     size_t pinned_bytes;    /* bytes kept in place by the last collection */
+    size_t budget;          /* bytes that may be allocated between two
+                               collections (at most the region's size): the
+                               pause target's estimate, gc_nursery_adapt */
+    double ns_per_byte;     /* smoothed cost of a collection's copying and
+                               scanning per byte allocated; 0 = not yet known */
 } Nursery;
 
 /* A slot-log entry (cards.c): [slot] of the old table storage at [part],
@@ -171,6 +176,10 @@ typedef struct GCState {
     MajorHeap *major;
     LosSpace *los;
     GCVec threads;          /* every thread but the main one (threads never move) */
+    GCVec dirty_threads;    /* every thread (but the main one) that is not
+                               stack_clean, and perhaps some that are: the
+                               ones nursery collections scan */
+    uint8_t dirty_threads_lost; /* a thread could not be listed: scan them all */
     GCVec finobj;           /* marked for finalization, oldest first */
     GCVec tobefnz;          /* waiting for their finalizer, from tobefnz_head */
     size_t tobefnz_head;
@@ -278,6 +287,9 @@ typedef struct GCState {
     uint8_t evacuate_all;   /* evacuations move every block they can (evacuate.c) */
     uint8_t aging;          /* survive one nursery collection in place (minor.c) */
     size_t nursery_size;    /* the size the nursery is made with */
+    uint64_t minor_target_ns; /* the pause a nursery collection aims at
+                               (tide_gc_set_minor_pause_target); 0 = always
+                               use the whole nursery */
 
     /* --- GC handles --- */
     HandleTable handles;
@@ -349,6 +361,13 @@ TIDE_INTERNAL void gc_nursery_reset_by_flags(GCState *gc);
 TIDE_INTERNAL void gc_nursery_shrink(GCState *gc);
 /* After a full collection's mark: unmarked nursery objects become free. */
 TIDE_INTERNAL void gc_nursery_drop_dead(GCState *gc);
+/* After a nursery collection that [allocated] bytes since the one before
+ * triggered: spent [scaled_ns] on work that follows those bytes (copying,
+ * scanning copies, the remembered set) and [fixed_ns] on the rest. Sets
+ * the budget for the next one. */
+TIDE_INTERNAL void gc_nursery_adapt(GCState *gc, size_t allocated, uint64_t fixed_ns, uint64_t scaled_ns);
+/* Bytes the budget still allows before the next nursery collection. */
+TIDE_INTERNAL size_t gc_nursery_room(GCState *gc);
 /* The size of the object or filler at [p] in a sealed nursery. */
 TIDE_INTERNAL size_t gc_nursery_object_span(const GCObject *o);
 /* Call [fn] on every object (not fillers) of the sealed nursery. */
@@ -375,7 +394,7 @@ TIDE_INTERNAL void gc_minor(lua_State *L, int reason, int inside_full);
 TIDE_INTERNAL void gc_remember_slot(GCState *gc, Part *p, void *slot);
 TIDE_INTERNAL void gc_remember_object(GCState *gc, GCObject *o);
 /* An object born old may be initialized without barriers (gc.h rule 3):
- * remember all of it. */
+ * remember all of it (not table storage: gc_new_part). */
 TIDE_INTERNAL void gc_remember_new_old(GCState *gc, GCObject *o);
 /* Is the card covering [o]'s header / [slot] of Part [p] dirty? */
 TIDE_INTERNAL int gc_card_is_dirty_object(const GCObject *o);

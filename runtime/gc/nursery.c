@@ -34,6 +34,8 @@ typedef struct Filler {
 
 /* Fragments below this size are left as fillers, never allocated from. */
 #define MIN_FRAGMENT ((size_t)128)
+/* The budget before any collection has measured the cost per byte. */
+#define FIRST_BUDGET ((size_t)256 * 1024)
 /* The largest nursery (fillers keep spans in 32 bits). */
 #define MAX_NURSERY ((size_t)1 << 30)
 
@@ -76,6 +78,10 @@ int gc_nursery_create(GCState *gc, size_t size)
         ns->window_start = ns->window_end = NULL;
         ns->used_before = 0;
         ns->pinned_bytes = 0;
+        /* With a pause target, the first collection comes early: it
+         * measures the cost per byte before a whole region can survive. */
+        ns->budget = gc->minor_target_ns != 0 && size > FIRST_BUDGET ? FIRST_BUDGET : size;
+        ns->ns_per_byte = 0;
         make_filler(ns->lo, size, NULL);
         ns->next_fragment = ns->lo;
         gc->nursery_size = size;
@@ -122,11 +128,17 @@ void gc_nursery_seal(GCState *gc)
     close_window(gc);
 }
 
+size_t gc_nursery_room(GCState *gc)
+{
+    size_t used = gc_nursery_used(gc), budget = gc->nursery.budget;
+    return budget > used ? budget - used : 0;
+}
+
 int gc_nursery_refill(GCState *gc, size_t n)
 {
     Nursery *ns = &gc->nursery;
     GlobalState *g = gc->g;
-    if (ns->raw == NULL) return 0;
+    if (ns->raw == NULL || gc_nursery_room(gc) < n) return 0;
     if (g->alloc_ptr != NULL && (size_t)(ns->window_end - g->alloc_ptr) >= n) {
         g->alloc_limit = ns->window_end; /* reopen the whole rest */
         return 1;
@@ -145,6 +157,54 @@ int gc_nursery_refill(GCState *gc, size_t n)
          * collection frees the region again */
     }
     return 0;
+}
+
+/* --- the budget ----------------------------------------------------------------------
+ * A nursery collection's cost has a part that follows the bytes allocated
+ * since the last one (the survivors it copies and scans, the old slots the
+ * program stored them into) and a part that does not (the roots, the
+ * stacks, the pinned list). Where little survives, that first part is
+ * small and the whole region is used. Where much survives — a world whose
+ * fresh objects are stored into old ones at once — a collection after a
+ * whole 4 MiB region copies most of it, several milliseconds; the budget
+ * then shrinks so that one collection stays near the pause target: more
+ * collections, each short, and about the same time in all (the copying is
+ * the same). Allocation then also stays in the region's first part, which
+ * the cache still holds.
+ *
+ * The cost per byte is smoothed, but a rise is taken at once (one long
+ * pause is already too many) and a fall at a quarter per collection.
+ * The budget never goes below the point where the fixed part equals the
+ * scaled one: where the fixed part alone nears the target (thousands of
+ * coroutine stacks to scan), a smaller budget could not make the pause
+ * short, only multiply the collections; this way the time in all is at
+ * most twice what the whole region would cost. */
+
+/* Collections after fewer bytes than this (forced ones) teach nothing. */
+#define ADAPT_MIN_ALLOCATED ((size_t)16 * 1024)
+
+void gc_nursery_adapt(GCState *gc, size_t allocated, uint64_t fixed_ns, uint64_t scaled_ns)
+{
+    Nursery *ns = &gc->nursery;
+    size_t region = (size_t)(ns->hi - ns->lo);
+    if (ns->raw == NULL) return;
+    if (gc->minor_target_ns == 0) {
+        ns->budget = region;
+        return;
+    }
+    if (allocated < ADAPT_MIN_ALLOCATED) return;
+    double cost = (double)scaled_ns / (double)allocated;
+    if (ns->ns_per_byte == 0 || cost > ns->ns_per_byte)
+        ns->ns_per_byte = cost;
+    else
+        ns->ns_per_byte = (3 * ns->ns_per_byte + cost) / 4;
+    double target = (double)gc->minor_target_ns, fixed = (double)fixed_ns;
+    double room = target - fixed;
+    if (room < fixed) room = fixed;
+    double budget = ns->ns_per_byte > 0 ? room / ns->ns_per_byte : (double)region;
+    if (budget > (double)region) budget = (double)region;
+    if (budget < (double)TIDE_GC_NURSERY_MIN_SIZE) budget = (double)TIDE_GC_NURSERY_MIN_SIZE;
+    ns->budget = (size_t)budget;
 }
 
 /* --- after a collection ------------------------------------------------------------- */

@@ -62,6 +62,12 @@ static void sweep_threads(GCState *gc)
         if (gc_ismarked(gc, th)) gc->threads.items[kept++] = th;
     }
     gc->threads.n = kept;
+    kept = 0;
+    for (size_t i = 0; i < gc->dirty_threads.n; i++) {
+        GCObject *th = gc->dirty_threads.items[i];
+        if (gc_ismarked(gc, th)) gc->dirty_threads.items[kept++] = th;
+    }
+    gc->dirty_threads.n = kept;
 }
 
 void gc_free_object_parts(lua_State *L, GCObject *o)

@@ -194,14 +194,26 @@ static void check_proto(Verifier *v, const Proto *f)
         if (f->locvars[i].varname != NULL) check_field(v, o, "a local name", obj2gco(f->locvars[i].varname), -1);
 }
 
-/* Stacks and open-upvalue links are the thread's: no cards (every nursery
- * collection scans every thread). */
+/* A slot of a clean thread may hold a young value stored through an open
+ * upvalue (OP_SETUPVAL): that upvalue, old, must be remembered. */
+static int stored_through_remembered_upvalue(Verifier *v, const lua_State *th, const TValue *slot)
+{
+    for (const UpVal *uv = th->openupval; uv != NULL; uv = uv->u.open.next)
+        if (uv->v == slot && !gc_isyoung(v->g, uv) &&
+            ((uv->hdr.flags & GCF_REMEMBERED) || gc_card_is_dirty_object(obj2gco(uv))))
+            return 1;
+    return 0;
+}
+
+/* Stacks and open-upvalue links are the thread's: no cards (nursery
+ * collections scan every thread not marked clean). */
 static void check_thread(Verifier *v, const lua_State *th)
 {
     if (th->stack == NULL) return;
     for (StkId o = th->stack; o < th->stack_last + EXTRA_STACK; o++) {
         check_value(v, th, "a stack slot", s2v(o));
-        if (th->stack_clean && iscollectable(s2v(o)) && gc_isyoung(v->g, gcvalue(s2v(o))))
+        if (th->stack_clean && iscollectable(s2v(o)) && gc_isyoung(v->g, gcvalue(s2v(o))) &&
+            !stored_through_remembered_upvalue(v, th, s2v(o)))
             fail(v, th, "is marked clean but a stack slot holds a young %s", type_name(gcvalue(s2v(o))->tt));
     }
     UpVal *const *link = &th->openupval;
@@ -248,7 +260,7 @@ static void check_object(Verifier *v, const GCObject *o)
         const UpVal *uv = (const UpVal *)o;
         if (uv->v == NULL) break;
         if (upval_isopen(uv))
-            check_value(v, o, "its value", uv->v); /* a stack slot */
+            check_value(v, o, "its value", uv->v); /* a stack slot: check_thread */
         else
             check_field_value(v, o, "its value", uv->v);
         break;
@@ -326,6 +338,28 @@ static void check_finalization(Verifier *v)
     for (size_t i = 0; i < gc->threads.n; i++) check_ref(v, NULL, "the thread list", gc->threads.items[i], HT_THREAD);
 }
 
+static int compare_addrs(const void *a, const void *b);
+
+/* Every thread that is not clean is on the dirty list (nursery collections
+ * visit no other), unless the list was lost. */
+static void check_dirty_threads(Verifier *v)
+{
+    GCState *gc = v->gc;
+    if (gc->dirty_threads_lost) return;
+    size_t n = gc->dirty_threads.n;
+    uintptr_t *sorted = malloc((n > 0 ? n : 1) * sizeof *sorted);
+    if (sorted == NULL) return; /* no memory to check: skip */
+    for (size_t i = 0; i < n; i++) sorted[i] = (uintptr_t)gc->dirty_threads.items[i];
+    qsort(sorted, n, sizeof *sorted, compare_addrs);
+    for (size_t i = 0; i < gc->threads.n; i++) {
+        void *th = gc->threads.items[i];
+        uintptr_t key = (uintptr_t)th;
+        if (!((lua_State *)th)->stack_clean && bsearch(&key, sorted, n, sizeof *sorted, compare_addrs) == NULL)
+            fail(v, th, "is not clean but is not on the dirty list");
+    }
+    free(sorted);
+}
+
 /* Every string is in its bucket, and every young one in a bucket the next
  * nursery collection will look at. */
 static void check_string_table(Verifier *v)
@@ -386,6 +420,7 @@ void gc_verify_heap(lua_State *L, const char *when)
     qsort(v.logged, v.nlogged, sizeof(uintptr_t), compare_addrs);
     gc_heap_foreach(gc, 1, check_each_cb, &v);
     check_finalization(&v);
+    check_dirty_threads(&v);
     if (g->mainthread != NULL) check_thread(&v, g->mainthread);
     check_value(&v, NULL, "the registry", &g->l_registry);
     for (int i = 0; i < LUA_NUMTYPES; i++)

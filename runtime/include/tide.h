@@ -319,17 +319,37 @@ TIDE_API void tide_handle_free(lua_State *L, tide_Handle h);
 
 /*
  * Sets the nursery's size to [bytes] (0: TIDE_GC_NURSERY_DEFAULT_SIZE),
- * possibly rounded up to the collector's block size. A larger nursery
- * means fewer nursery collections, each about as long (their cost follows
- * what survives, not the size); a smaller one means less memory. The
- * memory is obtained now, and the new nursery is used from the next
- * nursery collection on. Returns 1 if the size was accepted, 0 if it is
- * below TIDE_GC_NURSERY_MIN_SIZE, above the heap limit, or the memory
- * cannot be obtained — the nursery then keeps its size.
+ * possibly rounded up to the collector's block size: the most that is
+ * allocated between two nursery collections. A larger nursery means fewer
+ * nursery collections, each about as long where little survives (their
+ * cost follows what survives, not the size); a smaller one means less
+ * memory. The pause target below may use less of it. Runs a nursery
+ * collection first (the old region must be empty); the new region is used
+ * from then on. Returns 1 if the size was accepted, 0 if it is below
+ * TIDE_GC_NURSERY_MIN_SIZE, above the heap limit, something in the old
+ * region is pinned, or the memory cannot be obtained — the nursery then
+ * keeps its size.
+ *
+ * Runs no code. Mutator only.
+ */
+TIDE_API int tide_gc_set_nursery_size(lua_State *L, size_t bytes);
+
+/* The nursery collection's pause target when a state is created. */
+#define TIDE_GC_MINOR_PAUSE_TARGET_DEFAULT_NS ((uint64_t)500 * 1000)
+
+/*
+ * Sets the pause a nursery collection aims at, in nanoseconds; returns the
+ * previous target. Where much of what is allocated survives (fresh objects
+ * stored into old ones at once), a collection after a whole nursery copies
+ * most of it; the collector then collects after fewer bytes, measured from
+ * the last collections' cost per byte, so that each pause stays near the
+ * target: more collections, each shorter, about the same time in all.
+ * Where little survives the whole nursery is used. 0 turns this off: every
+ * nursery collection waits for the whole nursery.
  *
  * Never collects, runs no code. Mutator only.
  */
-TIDE_API int tide_gc_set_nursery_size(lua_State *L, size_t bytes);
+TIDE_API uint64_t tide_gc_set_minor_pause_target(lua_State *L, uint64_t target_ns);
 
 /*
  * Sets the most memory the state may use, in bytes, counted as lua_gc's

@@ -169,7 +169,9 @@ struct lua_State {
     volatile int hookmask;
     /* Set by a nursery collection that left nothing young on this stack
      * while the thread was suspended or idle; cleared by thread_touch.
-     * Clean stacks are skipped by nursery collections (minor.c). */
+     * Clean stacks are skipped by nursery collections (minor.c), which
+     * visit only the threads on the collector's dirty list: every thread
+     * that is not clean is on it. */
     uint8_t stack_clean;
     /* The major cycle whose snapshot holds this stack: a thread's stack is
      * scanned once per cycle, before it next changes (gc/cycle.c). */
@@ -188,10 +190,12 @@ struct lua_State {
  * resumes nothing else writes to the stack of a thread that is not
  * running. */
 #define thread_touch(L) \
-    ((L)->stack_clean = 0, \
+    ((L)->stack_clean ? gc_thread_dirty(L) : (void)0, \
      (luai_unlikely(G(L)->gc_marking) && (L)->gc_scanned != G(L)->gc_cycle) ? gc_thread_snapshot(L) : (void)0)
 /* (gc/cycle.c) Mark what [L]'s stack holds, for the cycle's snapshot. */
 TIDE_INTERNAL void gc_thread_snapshot(struct lua_State *L);
+/* (gc/minor.c) [L] is clean no more: onto the dirty list. */
+TIDE_INTERNAL void gc_thread_dirty(struct lua_State *L);
 
 /* nCcalls bookkeeping: C calls in the low 16 bits, non-yieldable in the high. */
 #define yieldable(L) ((((L)->nCcalls) & 0xffff0000) == 0)

@@ -438,6 +438,15 @@ void tab_resize(lua_State *L, Table *t, unsigned int nasize, unsigned int nhsize
     t->lastfree = nhsize > 0 ? newnode + ((size_t)1 << lsize) : NULL;
     if (newarray != oldarray && newarray != NULL) gc_objbarrier(L, t, part_of(newarray));
     if (nhsize > 0) gc_objbarrier(L, t, part_of(newnode));
+    /* Storage born old (large) that the copy above filled without
+     * barriers: the young values it holds are remembered one by one, in
+     * this pass that follows the copy. Remembering the whole of a
+     * million-slot array would make the next nursery collection scan all
+     * of it. */
+    if (newarray != oldarray && newarray != NULL && oldarray != NULL && !gc_isyoung(G(L), newarray)) {
+        unsigned int kept = nasize < oldasize ? nasize : oldasize;
+        for (unsigned int i = 0; i < kept; i++) gc_barrier_back(L, t, &newarray[i], &newarray[i]);
+    }
 
     /* Move what did not stay in place: the array slots past the new size,
      * then every live entry of the old hash part (dead keys are dropped). */

@@ -1004,7 +1004,10 @@ returning: /* continue the frame of [ci]; trap already set */
             UpVal *uv = cl->upvals[GETARG_B(i)];
             gc_satb_value(L, uv->v); /* open or closed: another thread's stack may hold it */
             setobj(L, uv->v, s2v(ra));
-            if (!upval_isopen(uv)) gc_barrier(L, uv, s2v(ra)); /* open: a stack slot */
+            /* open too: the slot may be on the stack of a suspended thread
+             * that nursery collections skip (stack_clean); the remembered
+             * upvalue leads them to the slot (minor.c) */
+            gc_barrier(L, uv, s2v(ra));
             vmbreak;
         }
         vmcase(OP_GETTABUP) {

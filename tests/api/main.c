@@ -38,7 +38,8 @@
     X(handles)              \
     X(evacuation)           \
     X(pinning)              \
-    X(gc_trace)
+    X(gc_trace)             \
+    X(nursery_budget)
 #else
 #define TIDE_API_MODULES(X)
 #endif

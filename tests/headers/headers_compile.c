@@ -62,6 +62,7 @@ _Static_assert(TIDE_VERSION_NUM == 100, "Tide 0.1.0");
 _Static_assert(TIDE_HANDLE_NONE == 0, "0 is never a handle");
 _Static_assert(sizeof(tide_Handle) == 4, "handles are 32-bit");
 _Static_assert(TIDE_GC_NURSERY_MIN_SIZE <= TIDE_GC_NURSERY_DEFAULT_SIZE, "nursery sizes");
+_Static_assert(TIDE_GC_MINOR_PAUSE_TARGET_DEFAULT_NS > 0, "a pause target by default");
 _Static_assert(TIDE_GC_PHASE_IDLE == 0 && TIDE_GC_PHASE_COUNT > TIDE_GC_PHASE_SYNC_MAJOR,
                "phases");
 
@@ -322,6 +323,7 @@ static const any_function functions[] = {
     FN(tide_handle_push, int (*)(lua_State *, tide_Handle)),
     FN(tide_handle_free, void (*)(lua_State *, tide_Handle)),
     FN(tide_gc_set_nursery_size, int (*)(lua_State *, size_t)),
+    FN(tide_gc_set_minor_pause_target, uint64_t (*)(lua_State *, uint64_t)),
     FN(tide_gc_set_heap_limit, void (*)(lua_State *, size_t)),
     FN(tide_gc_set_event_callback, void (*)(lua_State *, tide_GcEventFn, void *)),
     FN(tide_gc_trace_open, int (*)(lua_State *, const char *)),

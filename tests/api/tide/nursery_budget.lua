@@ -1,0 +1,48 @@
+-- API test (libtide only): the nursery collection's pause target
+-- (nursery_budget.c). A program whose every fresh table is stored into an
+-- old one at once: all that the nursery holds survives. Using the whole
+-- nursery, each collection copies megabytes; with a pause target it
+-- collects after fewer bytes, each collection copying less.
+local nb = require("nursery_budget")
+local debug_modes = os.getenv("TIDE_GC_DEBUG") ~= nil -- collections forced every few allocations
+
+-- the default is TIDE_GC_MINOR_PAUSE_TARGET_DEFAULT_NS (TIDE_GC_DEBUG may set another)
+local default_target = nb.set_target(0)
+print(debug_modes or default_target == 500) -- expect: true
+print(nb.set_target(0))                   -- expect: 0
+
+local world = {}
+for i = 1, 40000 do world[i] = false end
+collectgarbage()
+collectgarbage()                          -- the world is old
+
+local function keep_all(rounds)
+    for r = 1, rounds do
+        for i = 1, #world do world[i] = { r, i } end
+    end
+end
+local function intact(r)
+    for i = 1, #world do
+        local t = world[i]
+        if t[1] ~= r or t[2] ~= i then return false end
+    end
+    return true
+end
+
+-- The whole nursery each time (4 MiB): most of it is copied.
+local whole_minors, whole_promoted = nb.measure(function() keep_all(6) end)
+print(intact(6))                          -- expect: true
+print(debug_modes or whole_minors >= 1 and whole_promoted / whole_minors > 2 * 1024 * 1024) -- expect: true
+
+-- A 50-microsecond target: the budget shrinks (to 64 KiB at the least),
+-- so collections come more often and each copies less.
+print(nb.set_target(50))                  -- expect: 0
+local small_minors, small_promoted = nb.measure(function() keep_all(6) end)
+print(intact(6))                          -- expect: true
+print(debug_modes or small_minors > 2 * whole_minors) -- expect: true
+print(debug_modes or small_promoted / small_minors < 1024 * 1024) -- expect: true
+
+-- Back to the default: collections come back to using the nursery.
+print(nb.set_target(500))                 -- expect: 50
+keep_all(2)
+print(intact(2))                          -- expect: true
