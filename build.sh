@@ -85,15 +85,15 @@ build() {
 
 play() {
     build release default
-    local args=(--report reports/shooter-lua54)
+    local args=(--report reports/shooter-tide)
     if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
         echo "build.sh: playing samples/shooter in a window (close it to get the report)"
     else
         echo "build.sh: no display; running samples/shooter headless for 600 frames"
         args+=(--headless --frames 600)
     fi
-    bin/Release/tidehost-lua54 "${args[@]}" samples/shooter
-    echo "build.sh: per-frame data in reports/shooter-lua54/frames.csv, summary in summary.json"
+    bin/Release/tidehost-tide "${args[@]}" samples/shooter
+    echo "build.sh: per-frame data in reports/shooter-tide/frames.csv, summary in summary.json"
 }
 
 run_tests() {
