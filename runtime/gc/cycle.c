@@ -80,7 +80,7 @@ void gc_string_reused_(lua_State *L, GCObject *o)
     /* The lazy sweep: a dead string of a block not swept yet is marked,
      * so that its block's sweep keeps it. (Strings of swept blocks that
      * died were unlinked when freed, sweep.c.) */
-    if (o->age == GC_SPACE_MAJOR && major_block_of(o)->state == MAJOR_BLOCK_UNSWEPT) major_mark(o);
+    if (o->age == GC_SPACE_MAJOR && major_block_unswept(major_block_of(o))) major_mark(o);
 }
 
 int gc_weak_metatable(lua_State *L, Table *mt)

@@ -271,7 +271,7 @@ static void survey_cb(void *ud, MajorBlock *b)
 {
     Evac *ev = ud;
     ev->blocks_used++;
-    if (b->state != MAJOR_BLOCK_SWEPT) {
+    if (major_block_unswept(b)) {
         ev->unswept = 1;
         return;
     }

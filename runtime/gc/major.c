@@ -15,8 +15,9 @@
  *        current[kind][class]   the block allocation pops from (swept)
  *        avail[kind][class]     swept, with free slots, not current
  *        unswept[kind][class]   waiting for its sweep
- *        nowhere                swept and full (found again through the
- *                               arenas by major_begin_sweep)
+ *        nowhere                swept and full, or unswept in an arena not
+ *                               yet prepared (found again through the
+ *                               arenas by prepare_some)
  *    The lists are singly linked stacks (through MajorBlock.next): only
  *    major_sweep_block_of takes a block from the middle, walking its
  *    class's unswept list.
@@ -28,8 +29,12 @@
  *    mark; the live objects are those with both bits set. The free list is
  *    stale and unused.
  *  - slot_bytes = sum over blocks in use of popcount(alloc) * obj_size.
- *  - nunswept = the number of blocks on the unswept lists; "sweeping" is
- *    set from major_begin_sweep until it reaches 0.
+ *  - A block is unswept iff its swept_epoch differs from its arena's
+ *    sweep_epoch (major_begin_sweep moves every arena's). The unswept
+ *    blocks of arenas[0..prepare_next) are on the unswept lists; those of
+ *    later arenas are on none yet (prepare_some lists them).
+ *  - nunswept = the number of unswept blocks; "sweeping" is set from
+ *    major_begin_sweep until it reaches 0.
  */
 #include "major.h"
 
@@ -154,14 +159,6 @@ int major_class_of(size_t n)
 
 /* --- the heap ------------------------------------------------------------------ */
 
-struct MajorArena {
-    uintptr_t base;     /* first block, MAJOR_BLOCK_SIZE-aligned */
-    void *raw;          /* what obtain returned */
-    size_t raw_size;
-    uint64_t used;      /* bit i: block i in use */
-    unsigned nblocks;
-};
-
 typedef struct BlockList {
     MajorBlock *head;
 } BlockList;
@@ -175,8 +172,11 @@ struct MajorHeap {
     MajorBlock *current[MAJOR_KINDS][MAJOR_MAX_CLASSES];
     BlockList avail[MAJOR_KINDS][MAJOR_MAX_CLASSES];
     BlockList unswept[MAJOR_KINDS][MAJOR_MAX_CLASSES];
-    size_t nunswept;
+    size_t nunswept;        /* unswept blocks, listed or not yet */
     int sweeping;
+    uint8_t sweep_epoch;    /* moved by each major_begin_sweep */
+    size_t prepare_next;    /* arenas below this index have their unswept
+                               blocks on the unswept lists (prepare_some) */
     unsigned sweep_cursor;  /* where major_sweep_some looks first: kind * nclasses + class */
     size_t blocks_used;
     size_t blocks_per_class[MAJOR_KINDS][MAJOR_MAX_CLASSES];
@@ -192,6 +192,9 @@ struct MajorHeap {
 /* How many unswept blocks of other classes an allocation may sweep to find
  * an empty block before it asks for a new arena (bounds that pause). */
 #define SWEEP_FOR_FREE_BLOCK 32
+/* How many arenas an allocation may list (prepare_some) looking for an
+ * unswept block of its class before it takes a free block instead. */
+#define PREPARE_FOR_REFILL 4
 
 static void *heap_obtain(MajorHeap *h, void *block, size_t osize, size_t nsize)
 {
@@ -321,8 +324,10 @@ static int add_arena(MajorHeap *h)
     a->base = ((uintptr_t)raw + MAJOR_BLOCK_MASK) & ~(uintptr_t)MAJOR_BLOCK_MASK;
     a->used = 0;
     a->nblocks = n;
+    a->sweep_epoch = h->sweep_epoch;
     size_t pos = h->narenas;
     while (pos > 0 && h->arenas[pos - 1]->base > a->base) pos--;
+    if (pos < h->prepare_next) h->prepare_next++; /* it has nothing unswept */
     memmove(&h->arenas[pos + 1], &h->arenas[pos], (h->narenas - pos) * sizeof(MajorArena *));
     h->arenas[pos] = a;
     h->narenas++;
@@ -338,17 +343,19 @@ static inline uint64_t arena_full_mask(const MajorArena *a)
 
 size_t major_release_empty_arenas(MajorHeap *h)
 {
-    size_t kept = 0, released = 0;
+    size_t kept = 0, released = 0, prepared = h->prepare_next;
     for (size_t i = 0; i < h->narenas; i++) {
         MajorArena *a = h->arenas[i];
         if (a->used == 0) {
             free_arena(h, a);
             released++;
+            if (i < h->prepare_next) prepared--;
         } else {
             h->arenas[kept++] = a;
         }
     }
     h->narenas = kept;
+    h->prepare_next = prepared;
     h->arena_hint = 0;
     recompute_bounds(h);
     return released;
@@ -403,6 +410,7 @@ static MajorBlock *take_free_block(MajorHeap *h, int kind, int c)
         b->class_index = (uint8_t)c;
         b->kind = (uint8_t)kind;
         b->state = MAJOR_BLOCK_SWEPT;
+        b->swept_epoch = a->sweep_epoch;
         build_free_list(b);
         h->blocks_used++;
         h->blocks_per_class[kind][c]++;
@@ -433,6 +441,7 @@ static void release_block(MajorHeap *h, MajorBlock *b)
 static void finish_sweep(MajorHeap *h)
 {
     h->sweeping = 0;
+    h->prepare_next = 0;
     h->live_last_sweep = h->sweep_live;
     if (h->in_refill)
         h->release_pending = 1;
@@ -468,6 +477,7 @@ static size_t sweep_block(MajorHeap *h, MajorBlock *b)
         live += (size_t)__builtin_popcountll((unsigned long long)kept);
     }
     b->state = MAJOR_BLOCK_SWEPT;
+    b->swept_epoch = b->arena->sweep_epoch;
     h->slot_bytes -= ndead * size;
     h->sweep_live += live * size;
     if (live == 0) {
@@ -480,6 +490,29 @@ static size_t sweep_block(MajorHeap *h, MajorBlock *b)
     return live * size;
 }
 
+/* Put the unswept blocks of the next arenas on their classes' unswept
+ * lists, up to [max_arenas] arenas or until some block was listed (0: no
+ * limit but that); returns how many blocks were listed. Blocks swept
+ * before their arena's turn (major_sweep_block_of) are swept already and
+ * skipped. This is the work major_begin_sweep leaves for later, so that
+ * the pause it runs in does not visit every block. */
+static size_t prepare_some(MajorHeap *h, size_t max_arenas)
+{
+    size_t listed = 0, arenas = 0;
+    while (h->prepare_next < h->narenas && listed == 0 && (max_arenas == 0 || arenas < max_arenas)) {
+        MajorArena *a = h->arenas[h->prepare_next++];
+        arenas++;
+        for (uint64_t u = a->used; u != 0; u &= u - 1) {
+            MajorBlock *b = (MajorBlock *)(void *)(a->base +
+                (size_t)__builtin_ctzll((unsigned long long)u) * MAJOR_BLOCK_SIZE);
+            if (!major_block_unswept(b)) continue;
+            list_push(&h->unswept[b->kind][b->class_index], b);
+            listed++;
+        }
+    }
+    return listed;
+}
+
 /* --- allocation ------------------------------------------------------------------------ */
 
 /* A swept block of [kind]/[c] with a free slot, made current; NULL when no
@@ -487,12 +520,21 @@ static size_t sweep_block(MajorHeap *h, MajorBlock *b)
 static MajorBlock *refill_(MajorHeap *h, int kind, int c)
 {
     h->current[kind][c] = NULL; /* full: found again by the next begin_sweep */
+    size_t prepared = 0;
     for (;;) {
         MajorBlock *b = list_pop(&h->avail[kind][c]);
         if (b != NULL) return h->current[kind][c] = b;
-        /* lazy sweep on demand: this class's unswept blocks first */
+        /* lazy sweep on demand: this class's unswept blocks first, listing
+         * a few more arenas' when none is listed */
         b = list_pop(&h->unswept[kind][c]);
-        if (b == NULL) break;
+        if (b == NULL) {
+            if (prepared < PREPARE_FOR_REFILL && h->prepare_next < h->narenas) {
+                prepare_some(h, 1);
+                prepared++;
+                continue;
+            }
+            break;
+        }
         sweep_block(h, b);
     }
     MajorBlock *b = take_free_block(h, kind, c);
@@ -645,22 +687,25 @@ int major_block_in_use(const MajorHeap *h, const MajorBlock *b)
 
 /* --- sweeping -------------------------------------------------------------------------------- */
 
+/* O(arenas + classes), not O(blocks): every block in use becomes unswept
+ * by the epoch's move, and the unswept lists are filled later, an arena at
+ * a time (prepare_some), by the sweep and by allocation. The available
+ * lists are dropped whole: list_push overwrites a block's stale link. */
 void major_begin_sweep(MajorHeap *h)
 {
     if (h->nunswept > 0) major_sweep_all(h);
     for (int k = 0; k < MAJOR_KINDS; k++)
         for (int c = 0; c < nclasses; c++) {
             h->current[k][c] = NULL;
-            while (list_pop(&h->avail[k][c]) != NULL) {
-            }
+            h->avail[k][c].head = NULL;
+            h->unswept[k][c].head = NULL;
         }
+    h->sweep_epoch++;
+    for (size_t i = 0; i < h->narenas; i++) h->arenas[i]->sweep_epoch = h->sweep_epoch;
+    h->prepare_next = 0;
     h->sweep_live = 0;
     h->sweeping = 1;
-    for_each_used_block(h, b, {
-        b->state = MAJOR_BLOCK_UNSWEPT;
-        list_push(&h->unswept[b->kind][b->class_index], b);
-        h->nunswept++;
-    });
+    h->nunswept = h->blocks_used;
     if (h->nunswept == 0) finish_sweep(h);
 }
 
@@ -669,7 +714,11 @@ size_t major_sweep_some(MajorHeap *h, size_t max_blocks)
     size_t done = 0;
     unsigned lists = (unsigned)(MAJOR_KINDS * nclasses);
     unsigned misses = 0;
-    while (done < max_blocks && h->nunswept > 0 && misses < lists) {
+    while (done < max_blocks && h->nunswept > 0) {
+        if (misses >= lists) { /* every list is empty: list more blocks */
+            if (prepare_some(h, 0) == 0) break;
+            misses = 0;
+        }
         unsigned cur = h->sweep_cursor % lists;
         BlockList *l = &h->unswept[cur / (unsigned)nclasses][cur % (unsigned)nclasses];
         MajorBlock *b = list_pop(l);
@@ -694,7 +743,7 @@ size_t major_sweep_all(MajorHeap *h)
 size_t major_sweep_block_of(MajorHeap *h, void *obj)
 {
     MajorBlock *b = major_block_of(obj);
-    if (b->state == MAJOR_BLOCK_UNSWEPT) {
+    if (major_block_unswept(b)) { /* listed, or its arena not yet prepared */
         list_remove(&h->unswept[b->kind][b->class_index], b);
         return sweep_block(h, b);
     }
@@ -767,7 +816,7 @@ size_t major_free_block_count(const MajorHeap *h)
 
 int major_evacuate_block(MajorHeap *h, MajorBlock *b)
 {
-    if (b->state != MAJOR_BLOCK_SWEPT) return 0;
+    if (b->state != MAJOR_BLOCK_SWEPT || major_block_unswept(b)) return 0;
     /* A swept block with free slots is current or on the available list
      * (the invariants at the top); a full one is on neither. The lists
      * lose their evacuating blocks in major_evacuate_detach, in one pass

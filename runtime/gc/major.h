@@ -78,14 +78,22 @@
 #define MAJOR_NOREFS 1 /* never references anything (strings): never scanned */
 #define MAJOR_KINDS 2
 
-/* Block states. */
+/* Block states (swept or not is the sweep epoch's: major_block_unswept). */
 #define MAJOR_BLOCK_SWEPT 1
-#define MAJOR_BLOCK_UNSWEPT 2
 
 typedef void *(*major_Obtain)(void *ud, void *block, size_t osize, size_t nsize);
 typedef void (*major_OnFree)(void *ud, void *obj, size_t size);
 
-typedef struct MajorArena MajorArena;
+/* An arena: [base, base + nblocks * MAJOR_BLOCK_SIZE). */
+typedef struct MajorArena {
+    uintptr_t base;      /* first block, MAJOR_BLOCK_SIZE-aligned */
+    void *raw;           /* what obtain returned */
+    size_t raw_size;
+    uint64_t used;       /* bit i: block i in use */
+    unsigned nblocks;
+    uint8_t sweep_epoch; /* the heap's, copied by major_begin_sweep: a
+                            block whose own differs is unswept */
+} MajorArena;
 
 /* The header at the start of every block in use. */
 typedef struct MajorBlock {
@@ -99,7 +107,9 @@ typedef struct MajorBlock {
     uint16_t nfree;            /* slots on the free list (swept blocks) */
     uint8_t class_index;
     uint8_t kind;              /* MAJOR_REFS or MAJOR_NOREFS */
-    uint8_t state;             /* MAJOR_BLOCK_SWEPT or MAJOR_BLOCK_UNSWEPT */
+    uint8_t state;             /* MAJOR_BLOCK_SWEPT or MAJOR_BLOCK_EVACUATING */
+    uint8_t swept_epoch;       /* the arena's sweep_epoch when last swept
+                                  (or taken): unswept iff they differ */
     uint8_t listed;            /* the owner's: on its list of blocks with dirty
                                   cards (0 when the block is taken) */
     uint8_t cards[MAJOR_CARDS_PER_BLOCK];      /* 1 = dirty */
@@ -194,13 +204,20 @@ static inline int major_has_refs(const void *obj)
     return major_block_of(obj)->kind == MAJOR_REFS;
 }
 
+/* Is [b] waiting for its sweep? Beginning a sweep makes every block in use
+ * unswept at once, by moving the arenas' epoch (major_begin_sweep). */
+static inline int major_block_unswept(const MajorBlock *b)
+{
+    return b->swept_epoch != b->arena->sweep_epoch;
+}
+
 /* Is slot [i] of [b] a live object (as major_object_containing defines
  * live)? */
 static inline int major_slot_is_live(const MajorBlock *b, unsigned i)
 {
     uint64_t bit = (uint64_t)1 << (i & 63);
     if (!(b->alloc[i >> 6] & bit)) return 0;
-    if (b->state == MAJOR_BLOCK_UNSWEPT)
+    if (major_block_unswept(b))
         return (atomic_load_explicit(&b->mark[i >> 6], memory_order_relaxed) & bit) != 0;
     return 1;
 }

@@ -376,7 +376,7 @@ static void check_string_table(Verifier *v)
         for (const TString *ts = tb->hash[i]; ts != NULL; ts = ts->u.hnext) {
             /* a lazy sweep leaves dead strings of unswept blocks here */
             if (v->g->gc_strings_unswept && ts->hdr.age == GC_SPACE_MAJOR &&
-                major_block_of(ts)->state == MAJOR_BLOCK_UNSWEPT && !major_is_marked(ts))
+                major_block_unswept(major_block_of(ts)) && !major_is_marked(ts))
                 continue;
             check_ref(v, NULL, "the string table", obj2gco(ts), HT_SHRSTR);
             if ((ts->hash & (unsigned)(tb->size - 1)) != (unsigned)i) fail(v, ts, "is in the wrong bucket");

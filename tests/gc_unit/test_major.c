@@ -424,7 +424,7 @@ TEST(major_lazy_sweep)
     CHECK(p != NULL);
     CHECK_INT(major_unswept_count(h), blocks - 1);
     CHECK_INT(fl.calls, sa / 2);
-    CHECK(major_block_of(p)->state == MAJOR_BLOCK_SWEPT);
+    CHECK(!major_block_unswept(major_block_of(p)));
     int reused = 0;
     for (unsigned i = 1; i < PER * sa; i += 2) reused |= a[i] == p;
     CHECK(reused); /* it took a slot the sweep freed */
@@ -436,13 +436,13 @@ TEST(major_lazy_sweep)
 
     /* one block on demand */
     MajorBlock *cb = major_block_of(cc[sc]); /* C's second block */
-    if (cb->state == MAJOR_BLOCK_UNSWEPT) {
+    if (major_block_unswept(cb)) {
         size_t live = major_sweep_block_of(h, cc[sc]);
         size_t expect_live = 0;
         for (unsigned i = sc; i < 2 * sc; i++)
             if (i % 2 == 0) expect_live += major_object_size(cc[i]);
         CHECK_INT(live, expect_live);
-        CHECK(cb->state == MAJOR_BLOCK_SWEPT);
+        CHECK(!major_block_unswept(cb));
         CHECK(fl.calls > calls);
     }
     major_sweep_all(h);
@@ -452,6 +452,70 @@ TEST(major_lazy_sweep)
     free(a);
     free(bb);
     free(cc);
+    destroy_heap(h, &ta);
+}
+
+/* Beginning a sweep visits no block: the blocks of later arenas are listed
+ * for sweeping only as the sweep or allocation reaches them, yet every
+ * block counts as unswept at once (liveness, sweeping one on demand), and
+ * each is swept exactly once. */
+TEST(major_begin_sweep_lists_later)
+{
+    TestAlloc ta = { 0 };
+    FreeLog fl = { 0 };
+    MajorHeap *h = new_heap(&ta, &fl, 2); /* two blocks an arena: many arenas */
+    unsigned sa = major_class_slots(major_class_of(64));
+    enum { BLOCKS = 24 };
+    unsigned n = BLOCKS * sa;
+    char **a = calloc(n, sizeof *a);
+    for (unsigned i = 0; i < n; i++) {
+        a[i] = major_alloc(h, 64, MAJOR_REFS);
+        put_id(a[i], 1);
+    }
+    for (unsigned i = 0; i < n; i += 2) major_mark(a[i]); /* every other one survives */
+    MajorStats st;
+    major_stats(h, &st);
+    CHECK_INT(st.blocks_used, BLOCKS);
+    CHECK(st.arenas >= BLOCKS / 2);
+    major_begin_sweep(h);
+    CHECK_INT(major_unswept_count(h), BLOCKS);
+    CHECK_INT(fl.calls, 0);
+    /* the last block, in an arena no one has listed: unswept all the same */
+    char *last_dead = a[n - 1], *last_live = a[n - 2];
+    CHECK(major_block_unswept(major_block_of(last_dead)));
+    CHECK(major_object_containing(h, last_dead) == NULL);
+    CHECK(major_object_containing(h, last_live) == last_live);
+    /* swept on demand before its arena was listed */
+    MajorBlock *lb = major_block_of(last_dead);
+    long in_last = 0, live_in_last = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (major_block_of(a[i]) == lb) {
+            in_last++;
+            live_in_last += i % 2 == 0;
+        }
+    size_t live = major_sweep_block_of(h, last_dead);
+    CHECK_INT(live, (size_t)live_in_last * major_object_size(last_live));
+    CHECK_INT(major_unswept_count(h), BLOCKS - 1);
+    CHECK_INT(fl.calls, in_last - live_in_last);
+    /* allocation lists arenas as it needs them, and reuses freed slots */
+    char *p = major_alloc(h, 64, MAJOR_REFS);
+    CHECK(p != NULL && !major_block_unswept(major_block_of(p)));
+    /* the rest, each block once: the one swept above is skipped */
+    major_sweep_all(h);
+    CHECK_INT(major_unswept_count(h), 0);
+    CHECK_INT(fl.calls, (long)(n - (n + 1) / 2)); /* the odd indices */
+    major_stats(h, &st);
+    CHECK_INT(st.blocks_unswept, 0);
+    for (unsigned i = 0; i < n; i += 2) CHECK(major_object_containing(h, a[i]) == a[i]);
+    /* and a second sweep after it starts over from the first arena */
+    for (unsigned i = 0; i < n; i += 4) major_mark(a[i]);
+    major_mark(p);
+    major_begin_sweep(h);
+    major_sweep_all(h);
+    long second_dead = 0;
+    for (unsigned i = 0; i < n; i += 2) second_dead += i % 4 != 0;
+    CHECK_INT(fl.calls, (long)(n - (n + 1) / 2) + second_dead);
+    free(a);
     destroy_heap(h, &ta);
 }
 
