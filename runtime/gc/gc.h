@@ -115,8 +115,9 @@ TIDE_INTERNAL void gc_start_nursery(lua_State *L);
 /* A new short string [ts] was linked at the head of string-table bucket
  * [bucket] (strings.c): the next nursery collection must look there. */
 TIDE_INTERNAL void gc_note_string_bucket(lua_State *L, unsigned int bucket);
-/* The string table was rehashed (str_resize): every bucket may hold young
- * strings now. */
+/* The string table is being rehashed (str_resize): the buckets logged so
+ * far mean nothing in the new table; the rehash logs every young string's
+ * new bucket again (gc_note_string_bucket). */
 TIDE_INTERNAL void gc_note_string_rehash(lua_State *L);
 
 /* Plain memory owned by an object (prototype arrays, stacks, string-table

@@ -23,8 +23,9 @@
  *     outlive its last strong reference for a while; the manual allows it).
  *  4. The string table's chains lose their dead young strings and follow
  *     the moved ones. Only the buckets that got a young string since the
- *     last collection are looked at (strings.c logs them; a rehash of the
- *     table, or a log that grew too long, means every bucket).
+ *     last collection are looked at (strings.c logs them, and logs them
+ *     all again when it rehashes the table; a log that grew too long
+ *     means every bucket).
  *  5. The nursery is free again but for the pinned objects (nursery.c).
  * References that still lead to a young (pinned) object from an old one
  * keep their card dirty. Promotion that finds no memory pins the object
@@ -436,13 +437,19 @@ static void pin_words(void *ud, const uintptr_t *w, size_t n)
     gc_nursery_find(m->gc, w, n, pin_cb, m);
 }
 
-static void pin_roots(Minor *m)
+/* Returns the time the conservative scan took: finding the objects the
+ * words point into walks the nursery up to the highest one, a walk that
+ * follows the bytes allocated (the budget's scaled part, nursery.c). */
+static uint64_t pin_roots(Minor *m)
 {
     GCState *gc = m->gc;
     Nursery *ns = &gc->nursery;
+    uint64_t start = gc_now_ns();
     gc_stack_words(gc, (uintptr_t)ns->lo, (uintptr_t)ns->hi, pin_words, m);
+    uint64_t walk_ns = gc_now_ns() - start;
     for_each_thread(m, pin_c_frames);
     for (size_t i = 0; i < gc->cemented.n; i++) pin(m, gc->cemented.items[i]);
+    return walk_ns;
 }
 
 static void handle_value_cb(void *ud, TValue *v)
@@ -708,7 +715,9 @@ void gc_note_string_bucket(lua_State *L, unsigned int bucket)
 void gc_note_string_rehash(lua_State *L)
 {
     GCState *gc = gc_state(L);
-    if (gc != NULL) gc->string_walk_all = 1;
+    if (gc == NULL) return;
+    gc->nstring_buckets = 0;
+    gc->string_walk_all = 0;
 }
 
 void gc_minor(lua_State *L, int reason, int inside_full)
@@ -739,16 +748,17 @@ void gc_minor(lua_State *L, int reason, int inside_full)
     gc->grey_overflow = 0;
     gc_scrub_stack(); /* the verifier's frames held object addresses */
     size_t allocated = gc_nursery_used(gc);
-    pin_roots(&m);
+    uint64_t scaled_ns = pin_roots(&m);
     fix_roots(&m);
     relist_dirty_threads(gc);
     /* the part of the pause that follows what was allocated (the budget,
-     * nursery.c): the old-to-young references, the copies, the strings */
+     * nursery.c): the conservative scan's walk, the old-to-young
+     * references, the copies, the strings */
     uint64_t scaled_start = gc_now_ns();
     fix_old_to_young(&m);
     drain(&m);
     rescan_all(&m);
-    uint64_t scaled_ns = gc_now_ns() - scaled_start;
+    scaled_ns += gc_now_ns() - scaled_start;
     gc_handles_foreach_kind(gc, HANDLE_WEAK, weak_handle_cb, &m);
     separate_finalizable(&m);
     gc_handles_foreach_kind(gc, HANDLE_WEAK_TRACK, weak_handle_cb, &m);

@@ -98,8 +98,9 @@ int str_eqlngstr(TString *a, TString *b)
 /* --- the intern table ---------------------------------------------------- */
 
 /* Link every string of [from] (fsize buckets) into [to] (tsize buckets,
- * all empty). */
-static void rehash_into(TString **from, int fsize, TString **to, int tsize)
+ * all empty), telling the collector the new bucket of every young string:
+ * the next nursery collection then fixes those chains, not all of them. */
+static void rehash_into(lua_State *L, TString **from, int fsize, TString **to, int tsize)
 {
     unsigned int mask = (unsigned int)tsize - 1;
     for (int i = 0; i < fsize; i++) {
@@ -109,6 +110,7 @@ static void rehash_into(TString **from, int fsize, TString **to, int tsize)
             unsigned int b = ts->hash & mask;
             ts->u.hnext = to[b];
             to[b] = ts;
+            if (gc_isyoung(G(L), ts)) gc_note_string_bucket(L, b);
             ts = next;
         }
     }
@@ -126,11 +128,11 @@ void str_resize(lua_State *L, int newsize)
     if (nh == NULL) return;
     memset(nh, 0, nbytes);
     StringTable *tb = &G(L)->strt;
-    rehash_into(tb->hash, tb->size, nh, newsize);
+    gc_note_string_rehash(L); /* the collector's bucket log is stale: relogged below */
+    rehash_into(L, tb->hash, tb->size, nh, newsize);
     gc_raw_free(L, tb->hash, (size_t)tb->size * sizeof(TString *));
     tb->hash = nh;
     tb->size = newsize;
-    gc_note_string_rehash(L); /* the collector's bucket log is stale */
 }
 
 void str_init(lua_State *L)
