@@ -180,6 +180,8 @@ typedef struct GCState {
                                stack_clean, and perhaps some that are: the
                                ones nursery collections scan */
     uint8_t dirty_threads_lost; /* a thread could not be listed: scan them all */
+    size_t shrink_cursor;   /* the next thread whose stack a lazy sweep's end
+                               shrinks (sweep.c) */
     GCVec finobj;           /* marked for finalization, oldest first */
     GCVec tobefnz;          /* waiting for their finalizer, from tobefnz_head */
     size_t tobefnz_head;

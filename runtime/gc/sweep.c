@@ -157,15 +157,30 @@ static void sweep_begin(GCState *gc, int lazy)
     major_begin_sweep(gc->major);
 }
 
-/* Every block is swept: what a complete sweep leaves to do. */
-static void sweep_end(lua_State *L, int safe_point)
+/* Threads whose stacks the end of one lazy sweep may shrink: with 100,000
+ * coroutines, visiting each would cost ~10 ms (a cache miss apiece) in the
+ * sweep step that ends the sweep. The next sweeps go on where this one
+ * stopped. */
+#define SHRINK_THREADS_PER_SWEEP ((size_t)2048)
+
+/* Every block is swept: what a complete sweep leaves to do. A full
+ * collection ([all_threads]) shrinks every stack; a lazy sweep, a share. */
+static void sweep_end(lua_State *L, int safe_point, int all_threads)
 {
     GCState *gc = gc_state(L);
     GlobalState *g = gc->g;
     g->gc_strings_unswept = 0;
     gc_cards_forget_freed(gc);
     if (!safe_point) return;
-    for (size_t i = 0; i < gc->threads.n; i++) shrink_thread(gc->threads.items[i]);
+    size_t n = gc->threads.n;
+    if (all_threads || n <= SHRINK_THREADS_PER_SWEEP) {
+        for (size_t i = 0; i < n; i++) shrink_thread(gc->threads.items[i]);
+    } else {
+        for (size_t k = 0; k < SHRINK_THREADS_PER_SWEEP; k++) {
+            if (gc->shrink_cursor >= n) gc->shrink_cursor = 0;
+            shrink_thread(gc->threads.items[gc->shrink_cursor++]);
+        }
+    }
     if (g->mainthread != NULL) shrink_thread(g->mainthread);
     StringTable *tb = &g->strt;
     if (tb->hash != NULL && tb->size > MINSTRTABSIZE && tb->nuse < tb->size / 4) str_resize(L, tb->size / 2);
@@ -176,7 +191,7 @@ void gc_sweep(lua_State *L, int safe_point)
     GCState *gc = gc_state(L);
     sweep_begin(gc, 0);
     major_sweep_all(gc->major);
-    sweep_end(L, safe_point);
+    sweep_end(L, safe_point, 1);
 }
 
 void gc_sweep_lazily(GCState *gc)
@@ -189,6 +204,6 @@ int gc_sweep_some(lua_State *L, size_t max_blocks, int safe_point)
     GCState *gc = gc_state(L);
     if (major_unswept_count(gc->major) > 0) major_sweep_some(gc->major, max_blocks);
     if (major_unswept_count(gc->major) > 0) return 0;
-    sweep_end(L, safe_point);
+    sweep_end(L, safe_point, 0);
     return 1;
 }
