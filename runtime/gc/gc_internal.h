@@ -200,8 +200,8 @@ typedef struct GCState {
     uint32_t *string_buckets; /* string-table buckets given young strings
                                since the last nursery collection */
     size_t nstring_buckets, string_buckets_cap;
-    int string_walk_all;    /* the log overflowed, or the table was rehashed:
-                               walk every bucket */
+    int string_walk_all;    /* the log could not grow, or the pin list lost
+                               pinned strings: walk every bucket */
 
     /* --- accounting ---
      * total = old (major slots, LOS objects) + raw + the nursery's bytes in

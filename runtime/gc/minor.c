@@ -649,8 +649,9 @@ static void fix_string_table(Minor *m)
         for (size_t i = 0; i < gc->nstring_buckets; i++) fix_chain(m, &tb->hash[gc->string_buckets[i]]);
     }
     gc->nstring_buckets = 0;
-    gc->string_walk_all = 0;
-    /* pinned strings stay young: look at their buckets again */
+    /* pinned strings stay young: look at their buckets again (all of them
+     * when the pin list lost some) */
+    gc->string_walk_all = m->pins_lost != 0;
     for (size_t i = 0; i < gc->pinned.n; i++) {
         GCObject *o = gc->pinned.items[i];
         if (o->tt == HT_SHRSTR) gc_note_string_bucket_(gc, gco2ts(o)->hash & (unsigned int)(tb->size - 1));

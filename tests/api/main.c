@@ -39,7 +39,8 @@
     X(evacuation)           \
     X(pinning)              \
     X(gc_trace)             \
-    X(nursery_budget)
+    X(nursery_budget)       \
+    X(thread_touch)
 #else
 #define TIDE_API_MODULES(X)
 #endif
