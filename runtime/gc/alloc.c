@@ -245,8 +245,7 @@ GCObject *gc_new_pinned(lua_State *L, int tt, size_t size)
     GCObject *o = new_old(L, gc, tt, size);
     if (tt == HT_THREAD) {
         gc->threads.items[gc->threads.n++] = o;
-        gco2th(o)->stack_clean = 0; /* a new thread is dirty, and listed so */
-        if (!gc_vec_push(gc, &gc->dirty_threads, o)) gc->dirty_threads_lost = 1;
+        gc_list_dirty_thread(gc, gco2th(o)); /* a new thread is dirty */
     }
     return o;
 }

@@ -390,6 +390,17 @@ static void sweep_blocks(lua_State *L, size_t max_blocks, int safe_point)
     set_phase(gc, TIDE_GC_PHASE_IDLE, gc_now_ns());
 }
 
+/* Sweep in pieces of 16 blocks until [max_blocks] are swept, the sweep
+ * ends, or [deadline] passes (checked after each piece). */
+static void sweep_until(lua_State *L, size_t max_blocks, uint64_t deadline, int safe_point)
+{
+    GCState *gc = gc_state(L);
+    for (size_t done = 0; done < max_blocks && gc->phase == TIDE_GC_PHASE_SWEEPING; done += 16) {
+        sweep_blocks(L, 16, safe_point);
+        if (gc_now_ns() >= deadline) break;
+    }
+}
+
 void gc_cycle_finish_sweep(lua_State *L, int safe_point)
 {
     sweep_blocks(L, (size_t)-1, safe_point);
@@ -417,10 +428,7 @@ static void sweep_step(lua_State *L)
     if (blocks < SWEEP_STEP_MIN_BLOCKS) blocks = SWEEP_STEP_MIN_BLOCKS;
     if (blocks > SWEEP_STEP_MAX_BLOCKS) blocks = SWEEP_STEP_MAX_BLOCKS;
     gc_frames_note_pause_begin(gc, TIDE_GC_PAUSE_SWEEP_STEP);
-    for (size_t done = 0; done < blocks && gc->phase == TIDE_GC_PHASE_SWEEPING; done += 16) {
-        sweep_blocks(L, 16, 1);
-        if (gc_now_ns() - start >= SWEEP_STEP_MAX_NS) break;
-    }
+    sweep_until(L, blocks, start + SWEEP_STEP_MAX_NS, 1);
     gc_set_debt(gc);
     gc_frames_note_pause(gc, TIDE_GC_PAUSE_SWEEP_STEP, start, gc_now_ns() - start, heap_before);
 }
@@ -428,11 +436,7 @@ static void sweep_step(lua_State *L)
 int gc_cycle_sweep_for(lua_State *L, uint64_t budget_ns, int safe_point)
 {
     GCState *gc = gc_state(L);
-    uint64_t deadline = gc_now_ns() + budget_ns;
-    while (gc->phase == TIDE_GC_PHASE_SWEEPING) {
-        sweep_blocks(L, 16, safe_point);
-        if (gc_now_ns() >= deadline) break;
-    }
+    sweep_until(L, (size_t)-1, gc_now_ns() + budget_ns, safe_point);
     gc_set_debt(gc);
     return gc->phase != TIDE_GC_PHASE_SWEEPING;
 }

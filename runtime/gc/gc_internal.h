@@ -384,6 +384,8 @@ TIDE_INTERNAL void gc_nursery_find(GCState *gc, const uintptr_t *w, size_t n,
 /* A full collection, after marking: cemented objects it did not reach
  * are cemented no more (they die with the nursery's other dead). */
 TIDE_INTERNAL void gc_cemented_filter(GCState *gc);
+/* [th] is not clean: it goes on the dirty list (thread_touch, new threads). */
+TIDE_INTERNAL void gc_list_dirty_thread(GCState *gc, lua_State *th);
 /* Log string-table bucket [bucket] for the next nursery collection. */
 TIDE_INTERNAL void gc_note_string_bucket_(GCState *gc, unsigned int bucket);
 /* A nursery collection (world stopped, on the mutator). [reason] as for

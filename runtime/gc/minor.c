@@ -422,11 +422,15 @@ static void relist_dirty_threads(GCState *gc)
     dirty->n = kept;
 }
 
+void gc_list_dirty_thread(GCState *gc, lua_State *th)
+{
+    th->stack_clean = 0;
+    if (!gc_vec_push(gc, &gc->dirty_threads, th)) gc->dirty_threads_lost = 1;
+}
+
 void gc_thread_dirty(lua_State *L)
 {
-    GCState *gc = gc_state(L);
-    L->stack_clean = 0;
-    if (!gc_vec_push(gc, &gc->dirty_threads, L)) gc->dirty_threads_lost = 1;
+    gc_list_dirty_thread(gc_state(L), L);
 }
 
 /* --- roots --------------------------------------------------------------------------- */

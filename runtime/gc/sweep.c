@@ -54,20 +54,18 @@ static void sweep_strings(GCState *gc)
     }
 }
 
-static void sweep_threads(GCState *gc)
+static void keep_marked(GCState *gc, GCVec *v)
 {
     size_t kept = 0;
-    for (size_t i = 0; i < gc->threads.n; i++) {
-        GCObject *th = gc->threads.items[i];
-        if (gc_ismarked(gc, th)) gc->threads.items[kept++] = th;
-    }
-    gc->threads.n = kept;
-    kept = 0;
-    for (size_t i = 0; i < gc->dirty_threads.n; i++) {
-        GCObject *th = gc->dirty_threads.items[i];
-        if (gc_ismarked(gc, th)) gc->dirty_threads.items[kept++] = th;
-    }
-    gc->dirty_threads.n = kept;
+    for (size_t i = 0; i < v->n; i++)
+        if (gc_ismarked(gc, v->items[i])) v->items[kept++] = v->items[i];
+    v->n = kept;
+}
+
+static void sweep_threads(GCState *gc)
+{
+    keep_marked(gc, &gc->threads);
+    keep_marked(gc, &gc->dirty_threads);
 }
 
 void gc_free_object_parts(lua_State *L, GCObject *o)

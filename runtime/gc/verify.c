@@ -338,8 +338,6 @@ static void check_finalization(Verifier *v)
     for (size_t i = 0; i < gc->threads.n; i++) check_ref(v, NULL, "the thread list", gc->threads.items[i], HT_THREAD);
 }
 
-static int compare_addrs(const void *a, const void *b);
-
 /* Every thread that is not clean is on the dirty list (nursery collections
  * visit no other), unless the list was lost. */
 static void check_dirty_threads(Verifier *v)
