@@ -187,6 +187,7 @@ int gc_card_is_dirty_slot(const Part *p, const void *slot)
 
 void gc_free_released(GCState *gc)
 {
+    if (gc->worker_marking) return; /* the worker may be reading them: after the mark */
     for (size_t i = 0; i < gc->released_los.n; i++) {
         Part *p = gc->released_los.items[i];
         gc->old -= los_object_size(p);

@@ -106,6 +106,7 @@ void gc_freeall(lua_State *L)
 
     /* What objects own besides their blocks; then the spaces go whole. */
     gc_nursery_seal(gc);
+    gc_worker_destroy(gc); /* parked since the cycle was abandoned */
     gc_heap_foreach(gc, 0, free_parts_cb, L);
     gc_spaces_destroy(gc);
     gc_nursery_destroy(gc);

@@ -39,8 +39,14 @@
  * final pause's work is what is left on the grey stack plus the weak and
  * finalizable bookkeeping, not the size of the heap.
  *
- * For now marking runs on the mutator, in steps paced by old-generation
- * growth (gc_step) and in idle time (tide_gc_idle).
+ * Marking runs on the worker thread (worker.c), which takes the initial
+ * pause's grey objects and the mutator's marks in batches; the mutator
+ * traverses what the worker hands back (threads, prototypes, open upvalues,
+ * tables that may be weak) and clears dead keys, at safe points and in
+ * idle time, a slice at a time. The final pause runs once neither side has
+ * anything left. Without a worker (TIDE_GC_DEBUG=no-worker, or no thread to
+ * be had) the mutator marks in steps paced by old-generation growth
+ * (gc_step) and in idle time (tide_gc_idle).
  */
 #include <stdio.h>
 
@@ -65,13 +71,26 @@
  * and the heap grows past its threshold rather than the step growing. */
 #define MARK_STEP_MIN_WORK ((size_t)512 * 1024)
 #define MARK_STEP_MAX_WORK ((size_t)4 * 1024 * 1024)
+/* With the worker: the mutator's marks are handed over in batches of this
+ * many objects; a safe point assists (gc_worker_assist) after this much
+ * old-generation growth, for at most ASSIST_MAX_NS. */
+#define FEED_BATCH 1024
+#define ASSIST_GROWTH ((size_t)64 * 1024)
+#define ASSIST_MAX_NS ((uint64_t)250 * 1000)
 
 /* --- the snapshot barrier --------------------------------------------------------- */
+
+/* The mutator's marks go to the worker in batches. */
+static inline void feed_if_full(GCState *gc)
+{
+    if (gc->worker_marking && gc->grey.n >= FEED_BATCH) gc_worker_feed(gc);
+}
 
 void gc_satb_(lua_State *L, GCObject *o)
 {
     GCState *gc = gc_state(L);
     gc_mark(gc, o);
+    feed_if_full(gc);
 }
 
 void gc_string_reused_(lua_State *L, GCObject *o)
@@ -107,6 +126,7 @@ void gc_thread_snapshot(lua_State *L)
     GCState *gc = gc_state(L);
     if (gc == NULL || !G(L)->gc_marking) return;
     scan_thread_now(gc, L);
+    feed_if_full(gc);
 }
 
 void gc_resume_enter(lua_State *L)
@@ -251,9 +271,16 @@ static void scan_busy_threads(GCState *gc)
     }
 }
 
+/* A young object joins the snapshot with what it references. Young table
+ * storage is walked for itself, not only through young tables: an old
+ * table may own young storage (a resize since the last nursery
+ * collection), and the worker never reads the nursery. */
 static void traverse_young_cb(void *ud, GCObject *o)
 {
-    gc_traverse(ud, o);
+    if (o->tt == HT_PART)
+        gc_traverse_part(ud, (Part *)(void *)o);
+    else
+        gc_traverse(ud, o);
 }
 
 void gc_cycle_begin(lua_State *L)
@@ -296,15 +323,23 @@ void gc_cycle_begin(lua_State *L)
      * the snapshot now, by a walk of the nursery (cheaper than emptying it
      * with a nursery collection, which copies; dead young objects keep
      * what they reference for this cycle). */
+    uint64_t roots_ns = gc_now_ns();
+    size_t young_bytes = gc_nursery_used(gc);
     gc_nursery_foreach(gc, traverse_young_cb, gc);
+    uint64_t walked_ns = gc_now_ns();
+    size_t grey = gc->grey.n;
     gc->cycle_start_ns = start;
     pace(gc);
+    /* the snapshot's grey objects go to the worker, which marks from now on */
+    gc->worker_marking = !gc->worker_off && gc_worker_start(L);
+    if (gc->worker_marking) gc->mark_step_at = gc->old + gc->raw + ASSIST_GROWTH;
     uint64_t duration = end_pause(gc, TIDE_GC_PAUSE_INITIAL_MARK, TIDE_GC_PHASE_MARKING, start, heap_before);
     if (gc->trace)
         fprintf(stderr, "tide gc: cycle %llu initial pause: %.3f ms (%.3f ms sweeping the %zu blocks the last "
-                        "cycle left), %zu grey\n",
+                        "cycle left, %.3f ms roots and stacks, %.3f ms walking %zu young bytes), %zu grey%s\n",
                 (unsigned long long)(gc->cycles + 1), (double)duration / 1e6, (double)(swept_ns - start) / 1e6,
-                left_unswept, gc->grey.n);
+                left_unswept, (double)(roots_ns - swept_ns) / 1e6, (double)(walked_ns - roots_ns) / 1e6, young_bytes,
+                grey, gc->worker_marking ? " for the worker" : "");
 }
 
 /* The end of the mark, inside the final pause once its nursery collection
@@ -329,6 +364,8 @@ static void cycle_end_mark(lua_State *L)
 void gc_cycle_abandon(GCState *gc)
 {
     lua_assert(gc->cycle_marking);
+    if (gc->worker_marking) gc_worker_stop(gc, 0);
+    gc->worker_marking = 0;
     gc->g->gc_marking = 0;
     gc->cycle_marking = 0;
     major_set_allocate_black(gc->major, 0);
@@ -353,7 +390,14 @@ static void cycle_finish(lua_State *L, GCReason reason)
     gc->collecting = 1;
     /* No nursery collection: young objects are live for the cycle, and
      * whatever old object one references was in the snapshot or was
-     * stored there after being read from it, so it is marked. */
+     * stored there after being read from it, so it is marked. The worker
+     * parks; what it still held (nothing, unless the mark fell behind and
+     * is finished here) is traversed now. */
+    if (gc->worker_marking) {
+        gc_worker_stop(gc, 1);
+        gc_worker_finish_deferred(L);
+        gc->worker_marking = 0;
+    }
     size_t grey_left = gc->grey.n;
     cycle_end_mark(L);
     uint64_t marked_ns = gc_now_ns();
@@ -369,9 +413,10 @@ static void cycle_finish(lua_State *L, GCReason reason)
     uint64_t duration = end_pause(gc, TIDE_GC_PAUSE_FINAL_MARK, TIDE_GC_PHASE_SWEEPING, start, heap_before);
     if (gc->trace)
         fprintf(stderr, "tide gc: cycle %llu final pause: %.3f ms (%.3f ms ending the mark, %zu grey left), "
-                        "cycle %.3f ms, heap %zu bytes\n",
+                        "cycle %.3f ms, heap %zu bytes; worker traversed %llu objects, handed back %llu\n",
                 (unsigned long long)gc->cycles, (double)duration / 1e6, (double)(marked_ns - start) / 1e6,
-                grey_left, (double)(start + duration - gc->cycle_start_ns) / 1e6, heap_before);
+                grey_left, (double)(start + duration - gc->cycle_start_ns) / 1e6, heap_before,
+                (unsigned long long)gc->worker_traversed, (unsigned long long)gc->worker_handed_back);
 }
 
 /* --- the lazy sweep ----------------------------------------------------------------- */
@@ -443,6 +488,20 @@ int gc_cycle_sweep_for(lua_State *L, uint64_t budget_ns, int safe_point)
 
 /* --- scheduling --------------------------------------------------------------------- */
 
+/* A safe point's share of marking while the worker marks: what it handed
+ * back, for at most ASSIST_MAX_NS (a mark-step pause when there was any),
+ * and the mutator's marks handed over. */
+static void assist_step(lua_State *L, uint64_t start, size_t heap_before)
+{
+    GCState *gc = gc_state(L);
+    gc_frames_note_pause_begin(gc, TIDE_GC_PAUSE_MARK_STEP);
+    int worked = gc_worker_assist(L, start + ASSIST_MAX_NS);
+    gc->mark_step_at = gc->old + gc->raw + ASSIST_GROWTH;
+    if (gc->cycles_eager) gc->mark_step_at = gc->old + gc->raw;
+    gc_set_debt(gc);
+    if (worked) gc_frames_note_pause(gc, TIDE_GC_PAUSE_MARK_STEP, start, gc_now_ns() - start, heap_before);
+}
+
 void gc_cycle_step(lua_State *L)
 {
     GCState *gc = gc_state(L);
@@ -473,6 +532,13 @@ void gc_cycle_step(lua_State *L)
         cycle_finish(L, GC_REASON_SAFE_POINT);
         return;
     }
+    if (gc->worker_marking) {
+        assist_step(L, start, heap_before);
+        /* The final pause goes to a frame boundary when the program drives
+         * frames, unless the heap is past its threshold. */
+        if (gc_cycle_mark_done(gc) && (gc->frame == 0 || behind || eager)) cycle_finish(L, GC_REASON_SAFE_POINT);
+        return;
+    }
     gc_frames_note_pause_begin(gc, TIDE_GC_PAUSE_MARK_STEP);
     int done = mark_some(gc, gc->mark_budget, 0);
     pace(gc);
@@ -485,7 +551,23 @@ int gc_cycle_mark_for(lua_State *L, uint64_t budget_ns)
 {
     GCState *gc = gc_state(L);
     if (!gc->cycle_marking) return 0;
-    return mark_some(gc, (size_t)-1, gc_now_ns() + budget_ns);
+    uint64_t deadline = gc_now_ns() + budget_ns;
+    if (!gc->worker_marking) return mark_some(gc, (size_t)-1, deadline);
+    /* Idle time: do what the worker hands back, and wait for it (the
+     * game's thread has nothing better to do) until it is out of work. */
+    for (;;) {
+        gc_worker_assist(L, deadline);
+        if (gc_cycle_mark_done(gc)) return 1;
+        if (gc_now_ns() >= deadline) return 0;
+        gc_worker_wait(gc, deadline);
+    }
+}
+
+int gc_cycle_mark_done(GCState *gc)
+{
+    if (!gc->cycle_marking) return 0;
+    if (gc->worker_marking) return gc_worker_idle(gc);
+    return gc->grey.n == 0 && gc->big_table == NULL && !gc->grey_overflow;
 }
 
 void gc_cycle_finish(lua_State *L)

@@ -36,6 +36,8 @@
  *                     collections, as before cycles existed
  *   verify-marks      at the end of every cycle's mark, check that every
  *                     object a stop-the-world mark would reach is marked
+ *   no-worker         cycles mark on the mutator, in steps and idle time,
+ *                     instead of on the worker thread (worker.c)
  *
  * An unknown option, or a bad value, prints one warning on stderr and is
  * otherwise ignored.
@@ -105,6 +107,8 @@ static void apply_option(GCState *gc, const char *opt)
         gc->cycles_off = 1;
     } else if (strcmp(opt, "verify-marks") == 0) {
         gc->verify_marks = 1;
+    } else if (strcmp(opt, "no-worker") == 0) {
+        gc->worker_off = 1;
     } else if (strcmp(opt, "tiny-nursery") == 0) {
         gc->nursery_size = TIDE_GC_NURSERY_MIN_SIZE;
     } else if (has_prefix(opt, "nursery=", &value)) {

@@ -266,6 +266,15 @@ typedef struct GCState {
     size_t big_pos;         /* the next entry of big_table to mark */
     uint64_t cycle_start_ns;
     uint64_t cycles;        /* completed major cycles */
+    /* the concurrent marker (worker.c) */
+    struct GCWorker *worker; /* made at the first cycle; NULL before, or when
+                               no thread could be had */
+    uint8_t worker_failed;  /* no thread could be had: mark on the mutator */
+    uint8_t worker_off;     /* TIDE_GC_DEBUG=no-worker */
+    uint8_t worker_marking; /* the worker holds the marking cycle's grey
+                               objects (from the initial pause to the final) */
+    uint64_t worker_traversed;   /* the last cycle's objects the worker traversed */
+    uint64_t worker_handed_back; /* ... and handed back to the mutator */
 
     /* --- marking --- */
     GCVec grey;             /* objects marked (or promoted) but not traversed */
@@ -424,10 +433,11 @@ TIDE_INTERNAL void gc_remembered_filter_part(GCState *gc, const Part *p);
 static inline int gc_setmark(GCState *gc, GCObject *o)
 {
     switch (o->age) {
+    /* (atomic: the worker may be marking in the same word, worker.c) */
     case GC_SPACE_MAJOR:
-        return major_mark(o);
+        return major_mark_atomic(o);
     case GC_SPACE_LOS:
-        return los_mark(o);
+        return los_mark_atomic(o);
     case GC_SPACE_NURSERY:
         /* A cycle never marks young objects: they were made after its
          * snapshot (the initial pause traversed the pinned ones left over)
@@ -486,6 +496,10 @@ TIDE_INTERNAL void gc_traverse(GCState *gc, GCObject *o);
  * entry to the marker (tables.c). */
 TIDE_INTERNAL int gc_traverse_table_begin(GCState *gc, Table *t);
 TIDE_INTERNAL int gc_traverse_strong_range(GCState *gc, Table *t, size_t *pos, size_t count);
+/* Mark what table storage [p] holds (strongly, whatever its table's
+ * mode) and clear its dead keys: a cycle's initial pause does it for young
+ * storage, which the worker does not read (worker.c). */
+TIDE_INTERNAL void gc_traverse_part(GCState *gc, Part *p);
 /* Mark the values on [th]'s stack (below its bound) and its open upvalues;
  * nil the slots above the bound. */
 TIDE_INTERNAL void gc_traverse_thread_stack(GCState *gc, lua_State *th);
@@ -589,11 +603,9 @@ static inline int gc_cycles_on(const GCState *gc)
 {
     return !gc->cycles_off && gc->major != NULL;
 }
-/* Is the marking cycle's grey stack empty (the final pause may run)? */
-static inline int gc_cycle_mark_done(const GCState *gc)
-{
-    return gc->cycle_marking && gc->grey.n == 0 && gc->big_table == NULL && !gc->grey_overflow;
-}
+/* Has the marking cycle nothing left to traverse (the final pause may
+ * run)? With the worker: nothing on either side (it takes its lock). */
+TIDE_INTERNAL int gc_cycle_mark_done(GCState *gc);
 /* The safe point's share of cycle work (gc_step): begin a cycle when the
  * heap reaches the trigger, do a mark step when one is due, end the mark
  * when nothing is left to mark. */
@@ -619,6 +631,40 @@ TIDE_INTERNAL void gc_cycle_finish(lua_State *L);
 TIDE_INTERNAL void gc_finish_mark(GCState *gc);
 /* The pacing after a mark: live size, the next thresholds. */
 TIDE_INTERNAL void gc_set_thresholds(GCState *gc);
+
+/* --- worker.c: the concurrent marker ------------------------------------------------- */
+/* Functions that read objects the mutator may be writing, by design
+ * (worker.c says why that is sound): ThreadSanitizer leaves them alone. */
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 8)
+#define TIDE_GC_RACY __attribute__((no_sanitize("thread")))
+#else
+#define TIDE_GC_RACY
+#endif
+typedef struct GCWorker GCWorker;
+/* The end of a cycle's initial pause: the worker takes gc->grey and marks
+ * from it on its thread (made on first use). 0 when there is no worker
+ * (no thread, no memory for its view): the mutator marks. */
+TIDE_INTERNAL int gc_worker_start(lua_State *L);
+/* Hand gc->grey to the worker (the mutator's marks since the last time). */
+TIDE_INTERNAL void gc_worker_feed(GCState *gc);
+/* Mutator: traverse what the worker handed back, until [deadline_ns] (0:
+ * all of it, and gc->grey is kept for the caller); then feed. 1 if there
+ * was anything to do. */
+TIDE_INTERNAL int gc_worker_assist(lua_State *L, uint64_t deadline_ns);
+/* Nothing left on either side (the worker parked without work)? */
+TIDE_INTERNAL int gc_worker_idle(GCState *gc);
+/* Wait (idle time) until the worker has handed back work or run out of
+ * it, or [deadline_ns] passes; returns gc_worker_idle's answer for the
+ * worker's side. */
+TIDE_INTERNAL int gc_worker_wait(GCState *gc, uint64_t deadline_ns);
+/* Park the worker. [keep]: its grey objects go onto gc->grey and what it
+ * handed back onto the mutator's list (the final pause finishes both, with
+ * gc_worker_finish_deferred); otherwise they are dropped (an abandoned
+ * cycle). */
+TIDE_INTERNAL void gc_worker_stop(GCState *gc, int keep);
+TIDE_INTERNAL void gc_worker_finish_deferred(lua_State *L);
+/* End the thread and free the worker (lua_close). */
+TIDE_INTERNAL void gc_worker_destroy(GCState *gc);
 
 /* --- evacuate.c -------------------------------------------------------------------- */
 /* May a full collection started for [reason] evacuate? Only a synchronous

@@ -144,6 +144,16 @@ void los_free(LosSpace *s, void *obj)
     s->n--;
 }
 
+size_t los_count(const LosSpace *s)
+{
+    return s->n;
+}
+
+void los_object_addresses(const LosSpace *s, uintptr_t *out)
+{
+    for (size_t i = 0; i < s->n; i++) out[i] = obj_addr(s->objs[i]);
+}
+
 void los_clear_marks(LosSpace *s)
 {
     for (size_t i = 0; i < s->n; i++) atomic_store_explicit(&s->objs[i]->mark, 0, memory_order_relaxed);

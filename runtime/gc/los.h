@@ -93,6 +93,12 @@ static inline LosObject *los_header(const void *obj)
 static inline size_t los_object_size(const void *obj) { return los_header(obj)->size; }
 static inline int los_has_refs(const void *obj) { return los_header(obj)->kind == LOS_REFS; }
 
+/* A concurrent marker's view (as major.h's): the objects' addresses,
+ * ascending, copied while the world is stopped; objects allocated after
+ * are black, and none is freed before the next sweep (the owner defers
+ * los_free of released storage while a marker runs). */
+TIDE_INTERNAL size_t los_count(const LosSpace *s);
+TIDE_INTERNAL void los_object_addresses(const LosSpace *s, uintptr_t *out);
 /* --- marks ---------------------------------------------------------------------- */
 static inline int los_is_marked(const void *obj)
 {

@@ -563,6 +563,18 @@ static MajorBlock *refill(MajorHeap *h, int kind, int c)
     return b;
 }
 
+/* Slot [i] of [b] now holds an object. Under black allocation its mark is
+ * set first, and the allocated bit published after it (release): a
+ * concurrent marker that finds the bit set (major_view_object, acquire)
+ * finds the mark too, and never takes an object being made for one of the
+ * snapshot's. */
+static inline void set_allocated(MajorHeap *h, MajorBlock *b, unsigned i)
+{
+    uint64_t bit = (uint64_t)1 << (i & 63);
+    if (h->allocate_black) atomic_fetch_or_explicit(&b->mark[i >> 6], bit, memory_order_relaxed);
+    __atomic_store_n(&b->alloc[i >> 6], b->alloc[i >> 6] | bit, __ATOMIC_RELEASE);
+}
+
 static inline void *alloc_slot(MajorHeap *h, size_t n, int kind, int zero)
 {
     if (n == 0 || n > MAJOR_MAX_OBJECT || (unsigned)kind >= MAJOR_KINDS) return NULL;
@@ -576,10 +588,7 @@ static inline void *alloc_slot(MajorHeap *h, size_t n, int kind, int zero)
     char *p = b->free_list;
     memcpy(&b->free_list, p, sizeof(void *));
     b->nfree--;
-    unsigned i = major_slot_of(b, p);
-    b->alloc[i >> 6] |= (uint64_t)1 << (i & 63);
-    if (h->allocate_black)
-        atomic_fetch_or_explicit(&b->mark[i >> 6], (uint64_t)1 << (i & 63), memory_order_relaxed);
+    set_allocated(h, b, major_slot_of(b, p));
     h->slot_bytes += b->obj_size;
     if (zero) memset(p, 0, b->obj_size);
     return p;
@@ -618,6 +627,49 @@ void *major_object_containing(const MajorHeap *h, const void *addr)
     unsigned i = major_slot_of(b, addr);
     if (i >= b->count || !slot_live(b, i)) return NULL;
     return (char *)b + MAJOR_OBJ_START + (size_t)i * b->obj_size;
+}
+
+/* --- a concurrent marker's view --------------------------------------------------------- */
+
+size_t major_arena_count(const MajorHeap *h)
+{
+    return h->narenas;
+}
+
+void major_arena_views(const MajorHeap *h, MajorArenaView *out)
+{
+    for (size_t i = 0; i < h->narenas; i++) {
+        const MajorArena *a = h->arenas[i];
+        out[i].base = a->base;
+        out[i].used = a->used;
+        out[i].nblocks = a->nblocks;
+    }
+}
+
+void *major_view_object(const MajorArenaView *v, size_t n, uintptr_t a)
+{
+    if (n == 0 || a < v[0].base) return NULL;
+    size_t lo = 0, hi = n; /* the last base <= a */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].base <= a)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    const MajorArenaView *ar = &v[lo];
+    if (a - ar->base >= (size_t)ar->nblocks * MAJOR_BLOCK_SIZE) return NULL;
+    unsigned bi = (unsigned)((a - ar->base) >> MAJOR_BLOCK_SHIFT);
+    if (!((ar->used >> bi) & 1)) return NULL; /* free when the view was taken */
+    const MajorBlock *b = major_block_of((const void *)a);
+    uintptr_t off = (a & MAJOR_BLOCK_MASK);
+    if (off < MAJOR_OBJ_START) return NULL;
+    off -= MAJOR_OBJ_START;
+    unsigned i = (unsigned)((off * b->recip) >> 32);
+    if (i >= b->count || (uintptr_t)i * b->obj_size != off) return NULL; /* past the slots, or inside one */
+    uint64_t word = __atomic_load_n(&b->alloc[i >> 6], __ATOMIC_ACQUIRE);
+    if (!((word >> (i & 63)) & 1)) return NULL;
+    return (void *)a;
 }
 
 /* --- marks and cards ------------------------------------------------------------------------ */
@@ -861,10 +913,7 @@ void *major_alloc_in_class(MajorHeap *h, int c, int kind, int grow)
     char *p = b->free_list;
     memcpy(&b->free_list, p, sizeof(void *));
     b->nfree--;
-    unsigned i = major_slot_of(b, p);
-    b->alloc[i >> 6] |= (uint64_t)1 << (i & 63);
-    if (h->allocate_black)
-        atomic_fetch_or_explicit(&b->mark[i >> 6], (uint64_t)1 << (i & 63), memory_order_relaxed);
+    set_allocated(h, b, major_slot_of(b, p));
     h->slot_bytes += b->obj_size;
     return p;
 }

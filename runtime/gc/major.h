@@ -184,6 +184,28 @@ TIDE_INTERNAL void *major_object_containing(const MajorHeap *h, const void *addr
 /* Does [addr] lie in one of the heap's arenas (in use or not)? */
 TIDE_INTERNAL int major_in_heap(const MajorHeap *h, const void *addr);
 
+/* --- a concurrent marker's view ------------------------------------------------
+ * A marker on another thread reads object fields while the mutator stores
+ * into them, so a reference it reads may be torn (the tag of one value, the
+ * payload of another) and point anywhere. It tells real objects from such
+ * words with a copy of the arenas taken while the world is stopped (the
+ * start of a major cycle): blocks in use then keep their class and slots
+ * until the next sweep begins, which is after the mark, and no arena is
+ * given back before it. Objects allocated after the copy are black (they
+ * need no marking), whether or not the view covers them. */
+typedef struct MajorArenaView {
+    uintptr_t base;
+    uint64_t used;      /* the arena's blocks in use when the view was taken */
+    unsigned nblocks;
+} MajorArenaView;
+TIDE_INTERNAL size_t major_arena_count(const MajorHeap *h);
+/* Fill out[0 .. major_arena_count) in ascending address order (world stopped). */
+TIDE_INTERNAL void major_arena_views(const MajorHeap *h, MajorArenaView *out);
+/* [a] if it is the start of an allocated slot of a block in use in the view
+ * v[0..n), else NULL. Safe on any word, from any thread, while the blocks
+ * the view names are neither swept nor freed. */
+TIDE_INTERNAL void *major_view_object(const MajorArenaView *v, size_t n, uintptr_t a);
+
 /* --- per-object facts: [obj] is an object start returned by major_alloc ----------- */
 static inline MajorBlock *major_block_of(const void *addr)
 {

@@ -227,6 +227,25 @@ static void traverse_table(GCState *gc, Table *t)
     }
 }
 
+void gc_traverse_part(GCState *gc, Part *p)
+{
+    if (p->pad == PART_ARRAY) {
+        TValue *a = part_payload(p);
+        for (size_t i = 0, n = p->nbytes / sizeof(TValue); i < n; i++) gc_markvalue(gc, &a[i]);
+    } else if (p->pad == PART_NODES) {
+        Node *node = part_payload(p);
+        for (size_t i = 0, n = p->nbytes / sizeof(Node); i < n; i++) {
+            Node *nd = &node[i];
+            if (isempty(gval(nd))) {
+                gc_clearkey(nd);
+            } else {
+                mark_nodekey(gc, nd);
+                gc_markvalue(gc, gval(nd));
+            }
+        }
+    }
+}
+
 /* --- functions ------------------------------------------------------------------ */
 
 static void traverse_proto(GCState *gc, Proto *f)

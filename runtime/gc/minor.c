@@ -243,7 +243,8 @@ static void scan_table(Minor *m, Table *t, int *y)
         GCObject *p = obj2gco(part_of(t->array));
         if (young(m, p)) {
             GCObject *np = forward(m, p);
-            t->array = part_payload((Part *)(void *)np);
+            /* (release: the worker reads storage through it, worker.c) */
+            __atomic_store_n(&t->array, (TValue *)part_payload((Part *)(void *)np), __ATOMIC_RELEASE);
             *y |= young(m, np);
         }
     }
@@ -254,7 +255,7 @@ static void scan_table(Minor *m, Table *t, int *y)
             if (np != p) {
                 Node *oldnode = t->node, *newnode = part_payload((Part *)(void *)np);
                 if (t->lastfree != NULL) t->lastfree = newnode + (t->lastfree - oldnode);
-                t->node = newnode;
+                __atomic_store_n(&t->node, newnode, __ATOMIC_RELEASE);
             }
             *y |= young(m, np);
         }

@@ -291,6 +291,10 @@ static void insert_new(lua_State *L, Table *t, const TValue *key, const TValue *
              * free node and give its place to the new key. */
             while (other + gnext(other) != mp) other += gnext(other);
             gnext(other) = (int32_t)(f - other);
+            /* A major cycle's marker may have read [f] (free) and not yet
+             * [mp]: the entry is handed to it before it moves (gc.h). */
+            gc_satb_value(L, gval(mp));
+            if (mp->key_tt & BIT_COLLECTABLE) gc_satb_object(L, mp->key_val.gc);
             *f = *mp;
             /* the entry moved to another slot (maybe another card) */
             if (f->key_tt & BIT_COLLECTABLE) gc_objbarrier_slot(L, t, &f->key_val, f->key_val.gc);
@@ -429,11 +433,13 @@ void tab_resize(lua_State *L, Table *t, unsigned int nasize, unsigned int nhsize
         }
     }
 
-    /* Swap the new parts in. */
-    t->array = newarray;
+    /* Swap the new parts in. The pointers are published with release: the
+     * collector's worker thread reads a table's storage through them, and
+     * sizes it by the Part header written before (gc/worker.c). */
+    __atomic_store_n(&t->array, newarray, __ATOMIC_RELEASE);
     t->asize = nasize;
     if (t->lenhint > nasize) t->lenhint = nasize;
-    t->node = newnode;
+    __atomic_store_n(&t->node, newnode, __ATOMIC_RELEASE);
     t->lsizenode = (uint8_t)lsize;
     t->lastfree = nhsize > 0 ? newnode + ((size_t)1 << lsize) : NULL;
     if (newarray != oldarray && newarray != NULL) gc_objbarrier(L, t, part_of(newarray));

@@ -283,3 +283,25 @@ TEST(los_foreach_black_and_failures)
     CHECK_INT(log.calls, 1);
     destroy_space(s, &ta);
 }
+
+/* The addresses a concurrent marker's view copies (worker.c): every object,
+ * each once, ascending (the marker binary-searches them). */
+TEST(los_object_addresses_sorted)
+{
+    TestAlloc ta = { 0 };
+    LosSpace *s = new_space(&ta, NULL);
+    enum { K = 40 };
+    unsigned char *o[K];
+    for (int i = 0; i < K; i++) o[i] = los_alloc(s, MAJOR_MAX_OBJECT + 1 + (size_t)i * 977, LOS_REFS);
+    CHECK_INT(los_count(s), K);
+    uintptr_t *a = calloc(K, sizeof *a);
+    los_object_addresses(s, a);
+    int sorted = 1, found = 0;
+    for (int i = 1; i < K; i++) sorted &= a[i - 1] < a[i];
+    for (int i = 0; i < K; i++)
+        for (int j = 0; j < K; j++) found += a[j] == (uintptr_t)o[i];
+    CHECK(sorted);
+    CHECK_INT(found, K);
+    free(a);
+    destroy_space(s, &ta);
+}

@@ -2,7 +2,9 @@
 -- large heap as hard as it can while major cycles mark it: a graph of
 -- nodes rewired at random, lists moved from the heap onto the stack and
 -- back, coroutines that swap objects with the heap between resumes, a weak
--- cache read and refilled, tables grown and shrunk. Every object carries
+-- cache read and refilled, tables grown and shrunk, a hash table whose
+-- object keys (held by nothing else) are moved between nodes by colliding
+-- inserts. Every object carries
 -- a check value; the program verifies the whole graph at the end of every
 -- round and fails loudly on the first damaged or missing object. Run by
 -- tools/stress_cycles.lua under TIDE_GC_DEBUG=cycles,verify-marks (each
@@ -25,6 +27,16 @@ local graph = {}
 for i = 1, N do graph[i] = node(i) end
 for i = 1, N do for e = 1, 4 do graph[i].edges[e] = graph[rand(N)] end end
 local cache = setmetatable({}, { __mode = "v" })
+-- object keys held only by the table: a colliding insert moves an old
+-- occupant to a free node, which a marker part-way through the table must
+-- not miss
+local index, indexed = {}, 0
+local function add_key()
+    local k = { check = rand(1000000) }
+    index[k] = { check = k.check }
+    indexed = indexed + 1
+end
+for _ = 1, N do add_key() end
 
 -- moves [k] nodes onto the stack (recursion), clears their slots in the
 -- graph while they are there, and puts them back
@@ -73,6 +85,12 @@ for round = 1, rounds do
         local c = cache[i]
         if c == nil then cache[i] = graph[i] elseif c then assert(ok(c), "a cached node was damaged") end
     end
+    local dropped = 0
+    for k in pairs(index) do
+        if rand(8) == 1 then index[k] = nil; dropped = dropped + 1 end
+    end
+    indexed = indexed - dropped
+    for _ = 1, dropped do add_key() end
     local big = {}
     for i = 1, 3000 do big[i] = { i } end
     for i = 3000, 1, -2 do big[i] = nil end
@@ -83,5 +101,11 @@ for round = 1, rounds do
             for e = 1, 4 do assert(ok(n.edges[e]), "an edge of node " .. i .. " was damaged") end
         end
     end
+    local seen = 0
+    for k, v in pairs(index) do
+        assert(type(k) == "table" and v.check == k.check, "an index key or value was damaged")
+        seen = seen + 1
+    end
+    assert(seen == indexed, "the index lost entries")
 end
 print("rounds", rounds)

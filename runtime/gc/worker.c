@@ -1,0 +1,648 @@
+/*
+ * worker.c — the concurrent marker (DESIGN §4.5): a thread per state that
+ * traverses a major cycle's grey objects while the program runs.
+ *
+ * Who does what while a cycle marks:
+ *   the mutator  the initial pause (roots, running stacks, the nursery walk)
+ *                fills gc->grey and hands it to the worker; from then on its
+ *                snapshot barrier, the stack scans of thread_touch and the
+ *                keep-alive reads (strings, weak tables, weak handles) mark
+ *                into gc->grey, handed over in batches (gc_worker_feed); at
+ *                safe points and in idle time it does the work the worker
+ *                handed back (gc_worker_assist); the final pause is its own,
+ *                once neither side has anything left.
+ *   the worker   pops grey objects and traverses them: tables, closures,
+ *                closed upvalues, userdata. What it must not read while the
+ *                program runs it hands back, marked but not traversed:
+ *                threads (a stack changes without barriers and may be
+ *                reallocated), prototypes (the parser reallocates their
+ *                arrays), open upvalues (they point into a stack), tables
+ *                that may be weak (their mode is read through the
+ *                metatable, and weak tables are settled by the final
+ *                pause); and the tables in which it saw an emptied entry
+ *                with an object key, which must become a dead key before
+ *                the sweep may free the key (only the mutator writes
+ *                tables: gc_clearkey).
+ *
+ * Reading objects the mutator writes. The worker reads table slots,
+ * upvalue and userdata values while the mutator stores into them, without
+ * locks. That is sound because:
+ *   - what it reads only decides what it marks, and the snapshot barrier
+ *     has handed over every value a store overwrote: a value missed or
+ *     misread is never the only path left to an object of the snapshot;
+ *   - a TValue read while it is being stored may be torn (the tag of one
+ *     value, the payload of another), so no payload is trusted: it is an
+ *     object only if the view taken at the initial pause says it is the
+ *     start of an allocated slot of a block in use then (major_view_object)
+ *     or of a large object then (view_los). Anything else is skipped: words
+ *     into the nursery and objects made since the view are live for the
+ *     cycle anyway (young objects are never marked by a cycle; old ones are
+ *     born marked), and the rest are not objects;
+ *   - nothing it may read is freed while it runs: the sweep comes after the
+ *     mark, released large storage waits for the mark's end
+ *     (gc_free_released), no arena is given back before the next sweep;
+ *   - table storage is reached through the table's pointer to it (published
+ *     with release by tab_resize) and sized by the storage's own header,
+ *     never by the table's size fields, which a resize changes apart from
+ *     the pointer. Storage in the nursery is not read (a nursery collection
+ *     may be copying it); the entries a resize took out of older storage
+ *     were handed over by the resize.
+ * The functions that read objects carry TIDE_GC_RACY: ThreadSanitizer does
+ * not instrument them, since their races are the design above. What else
+ * the two threads share — the mark bits (atomics), the work queues and the
+ * handshake (a mutex and two condition variables) — it checks.
+ *
+ * The handshake. Under [lock]: [state], [parked], the inbox (grey objects
+ * from the mutator), the outbox (objects for the mutator) and [overflow].
+ * The worker parks (waits on [wake]) when it has nothing to do, when no
+ * cycle marks, or when the mutator has asked it to stop; while it is parked
+ * its own stacks and the view are the mutator's to read and write. [stop]
+ * is read by the worker without the lock, between objects.
+ *
+ * Memory. The worker's vectors come from malloc, not from the state's
+ * allocator: a lua_Alloc need not be thread-safe. They are not counted in
+ * the heap size (as the verifier's scratch is not).
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "gc_internal.h"
+#include "../vm/metamethods.h"
+#include "../vm/tables.h"
+
+/* Objects the worker traverses between two looks at [stop]. */
+#define STOP_CHECK_EVERY 256
+/* Slots of one table scanned between two looks at [stop]. */
+#define STOP_CHECK_SLOTS ((size_t)1 << 16)
+/* Deferred objects the worker gathers before it publishes them. */
+#define DEFER_BATCH 256
+/* Slots of a table whose dead keys the mutator clears per piece. */
+#define CLEAR_PIECE ((size_t)4096)
+/* Strong tables with more entries than this are traversed by the mutator
+ * in pieces (as cycle.c's mark steps do). */
+#define MUTATOR_BIG_TABLE ((size_t)16384)
+
+/* A deferred object for the mutator; the low bit set: clear the dead keys
+ * of this table (objects are GC_ALIGN-aligned). */
+#define DEFER_CLEAR_KEYS ((uintptr_t)1)
+
+enum { W_PARKED_STATE, W_MARKING, W_QUIT };
+
+typedef struct WVec {
+    void **items;
+    size_t n, cap;
+} WVec;
+
+struct GCWorker {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;      /* the worker waits on it */
+    pthread_cond_t parked_cv; /* the mutator waits on it */
+    /* under lock */
+    int state;                /* W_PARKED_STATE (no cycle), W_MARKING, W_QUIT */
+    int parked;               /* the worker waits, holding no traversal in progress */
+    int overflow;             /* a vector could not grow: something marked went
+                                 untraversed (the final pause rescans) */
+    WVec inbox, outbox;
+    /* set by the mutator under lock, read by the worker between objects */
+    atomic_int stop;
+    /* the worker's while it is not parked */
+    WVec grey, defer;
+    int local_overflow;
+    uint64_t traversed;       /* objects traversed this cycle */
+    uint64_t handed_back;     /* objects deferred to the mutator this cycle */
+    /* the view of the heap at the initial pause (written while parked) */
+    MajorArenaView *arenas;
+    size_t narenas, arenas_cap;
+    uintptr_t *los;
+    size_t nlos, los_cap;
+    uintptr_t nursery_lo, nursery_span;
+    const TString *mode_name;
+    /* the mutator's */
+    WVec taken;               /* deferred objects taken from the outbox */
+    size_t taken_pos;         /* the next one to do */
+    Table *clearing;          /* a table whose dead keys are being cleared */
+    size_t clear_pos;
+};
+
+/* --- vectors (malloc) ---------------------------------------------------------------- */
+
+static int wvec_reserve(WVec *v, size_t more)
+{
+    if (v->cap - v->n >= more) return 1;
+    size_t cap = v->cap == 0 ? 1024 : v->cap;
+    while (cap - v->n < more) cap *= 2;
+    void **items = realloc(v->items, cap * sizeof *items);
+    if (items == NULL) return 0;
+    v->items = items;
+    v->cap = cap;
+    return 1;
+}
+
+static inline int wvec_push(WVec *v, void *x)
+{
+    if (v->n == v->cap && !wvec_reserve(v, 1)) return 0;
+    v->items[v->n++] = x;
+    return 1;
+}
+
+static int wvec_append(WVec *dst, void *const *items, size_t n)
+{
+    if (n == 0) return 1;
+    if (!wvec_reserve(dst, n)) return 0;
+    memcpy(dst->items + dst->n, items, n * sizeof *items);
+    dst->n += n;
+    return 1;
+}
+
+static void wvec_free(WVec *v)
+{
+    free(v->items);
+    v->items = NULL;
+    v->n = v->cap = 0;
+}
+
+/* --- the worker's traversal (reads what the mutator writes: see above) ------------------- */
+
+static int view_los(const GCWorker *w, uintptr_t a)
+{
+    size_t lo = 0, hi = w->nlos;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (w->los[mid] < a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < w->nlos && w->los[lo] == a;
+}
+
+static inline int w_young(const GCWorker *w, const void *p)
+{
+    return (uintptr_t)p - w->nursery_lo < w->nursery_span;
+}
+
+static inline void w_push(GCWorker *w, WVec *v, void *x)
+{
+    if (!wvec_push(v, x)) w->local_overflow = 1;
+}
+
+/* Mark what the word [a] names, if it is an object of the view. */
+static TIDE_GC_RACY void w_mark(GCWorker *w, uintptr_t a)
+{
+    if ((a & (GC_ALIGN - 1)) != 0 || a - w->nursery_lo < w->nursery_span) return;
+    GCObject *o = major_view_object(w->arenas, w->narenas, a);
+    if (o != NULL) {
+        if (!major_mark_atomic(o) || !major_has_refs(o)) return;
+    } else {
+        if (!view_los(w, a)) return;
+        o = (GCObject *)a;
+        if (!los_mark_atomic(o) || !los_has_refs(o)) return;
+    }
+    if (gc_isleaf(o->tt)) return; /* table storage: its table reads it */
+    w_push(w, &w->grey, o);
+}
+
+static TIDE_GC_RACY inline void w_value(GCWorker *w, const TValue *v)
+{
+    if (v->tt & BIT_COLLECTABLE) w_mark(w, (uintptr_t)v->v.gc);
+}
+
+static void w_defer(GCWorker *w, GCObject *o, uintptr_t how)
+{
+    w->handed_back++;
+    w_push(w, &w->defer, (void *)((uintptr_t)o | how));
+}
+
+/* May [t] be weak? Its TAB_WEAK, or a "__mode" entry of its metatable
+ * [mt], found by walking the chain of that key with every index checked
+ * against the storage's own size: a wrong answer is harmless either way
+ * (a strong table handed back is traversed by the mutator; a weak one
+ * taken for strong keeps its entries for one cycle). */
+static TIDE_GC_RACY int w_maybe_weak(GCWorker *w, const Table *t, const Table *mt)
+{
+    if (t->weak & TAB_WEAK) return 1;
+    if (mt->flags & (1u << TM_MODE)) return 0; /* known to have no __mode */
+    if (w_young(w, mt)) return 1;
+    const Node *node = __atomic_load_n(&mt->node, __ATOMIC_ACQUIRE);
+    if (node == &tab_dummynode_) return 0;
+    if (w_young(w, node)) return 1;
+    size_t n = part_of(node)->nbytes / sizeof(Node);
+    if (n == 0 || (n & (n - 1)) != 0) return 1;
+    size_t i = w->mode_name->hash & (n - 1);
+    for (size_t steps = 0; steps < n; steps++) {
+        const Node *nd = &node[i];
+        if (nd->key_tt == VSHRSTR && nd->key_val.gc == obj2gco(w->mode_name)) return !isempty(gval(nd));
+        int32_t next = nd->next;
+        if (next == 0) return 0;
+        i += (size_t)(ptrdiff_t)next;
+        if (i >= n) return 1;
+    }
+    return 1;
+}
+
+/* A strong table. Returns 0 when it stopped for [stop] part-way (the
+ * table goes back on the grey stack: traversal is idempotent). */
+static TIDE_GC_RACY int w_table(GCWorker *w, Table *t)
+{
+    Table *mt = __atomic_load_n(&t->metatable, __ATOMIC_RELAXED);
+    if (mt != NULL) {
+        w_mark(w, (uintptr_t)mt);
+        if (w_maybe_weak(w, t, mt)) {
+            w_defer(w, obj2gco(t), 0);
+            return 1;
+        }
+    }
+    TValue *array = __atomic_load_n(&t->array, __ATOMIC_ACQUIRE);
+    if (array != NULL && !w_young(w, array)) {
+        Part *p = part_of(array);
+        w_mark(w, (uintptr_t)p);
+        size_t n = p->nbytes / sizeof(TValue);
+        for (size_t i = 0; i < n; i++) {
+            w_value(w, &array[i]);
+            if ((i & (STOP_CHECK_SLOTS - 1)) == STOP_CHECK_SLOTS - 1 &&
+                atomic_load_explicit(&w->stop, memory_order_relaxed))
+                return 0;
+        }
+    }
+    Node *node = __atomic_load_n(&t->node, __ATOMIC_ACQUIRE);
+    if (node != &tab_dummynode_ && !w_young(w, node)) {
+        Part *p = part_of(node);
+        w_mark(w, (uintptr_t)p);
+        size_t n = p->nbytes / sizeof(Node);
+        int dead_keys = 0;
+        for (size_t i = 0; i < n; i++) {
+            const Node *nd = &node[i];
+            if (isempty(gval(nd))) {
+                dead_keys |= (nd->key_tt & BIT_COLLECTABLE) != 0;
+            } else {
+                if (nd->key_tt & BIT_COLLECTABLE) w_mark(w, (uintptr_t)nd->key_val.gc);
+                w_value(w, gval(nd));
+            }
+            if ((i & (STOP_CHECK_SLOTS - 1)) == STOP_CHECK_SLOTS - 1 &&
+                atomic_load_explicit(&w->stop, memory_order_relaxed))
+                return 0;
+        }
+        if (dead_keys) w_defer(w, obj2gco(t), DEFER_CLEAR_KEYS);
+    }
+    return 1;
+}
+
+static TIDE_GC_RACY void w_traverse(GCWorker *w, GCObject *o)
+{
+    switch (o->tt) {
+    case HT_TABLE:
+        if (!w_table(w, gco2t(o))) w_push(w, &w->grey, o);
+        break;
+    case HT_LCL: {
+        LClosure *cl = gco2lcl(o);
+        w_mark(w, (uintptr_t)cl->p);
+        for (int i = 0; i < cl->nupvalues; i++) w_mark(w, (uintptr_t)cl->upvals[i]);
+        break;
+    }
+    case HT_CCL: {
+        CClosure *cl = gco2ccl(o);
+        for (int i = 0; i < cl->nupvalues; i++) w_value(w, &cl->upvalue[i]);
+        break;
+    }
+    case HT_UDATA: {
+        Udata *u = gco2u(o);
+        w_mark(w, (uintptr_t)u->metatable);
+        for (int i = 0; i < u->nuvalue; i++) w_value(w, &u->uv[i]);
+        break;
+    }
+    case HT_UPVAL: {
+        UpVal *uv = gco2upv(o);
+        TValue *v = __atomic_load_n(&uv->v, __ATOMIC_ACQUIRE);
+        if (v == &uv->u.value)
+            w_value(w, v); /* closed: it stays closed */
+        else
+            w_defer(w, o, 0);
+        break;
+    }
+    default: /* threads and prototypes */
+        w_defer(w, o, 0);
+        break;
+    }
+}
+
+/* --- the worker thread ------------------------------------------------------------------- */
+
+/* Publish the deferred objects gathered so far (lock held). */
+static void publish_deferred(GCWorker *w)
+{
+    if (w->defer.n == 0) return;
+    if (wvec_append(&w->outbox, w->defer.items, w->defer.n))
+        w->defer.n = 0;
+    else
+        w->local_overflow = 1; /* kept: the mutator takes them when it stops us */
+    pthread_cond_broadcast(&w->parked_cv); /* an idle mutator may be waiting for work */
+}
+
+/* Traverse the grey stack until it is empty or [stop] is set. */
+static void drain(GCWorker *w)
+{
+    unsigned count = 0;
+    while (w->grey.n > 0) {
+        w_traverse(w, w->grey.items[--w->grey.n]);
+        w->traversed++;
+        if (++count % STOP_CHECK_EVERY == 0) {
+            if (atomic_load_explicit(&w->stop, memory_order_relaxed)) return;
+            if (w->defer.n >= DEFER_BATCH) {
+                pthread_mutex_lock(&w->lock);
+                publish_deferred(w);
+                pthread_mutex_unlock(&w->lock);
+            }
+        }
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    GCWorker *w = arg;
+    pthread_mutex_lock(&w->lock);
+    for (;;) {
+        publish_deferred(w);
+        if (w->local_overflow) {
+            w->overflow = 1;
+            w->local_overflow = 0;
+        }
+        if (w->state == W_QUIT) break;
+        int stopping = atomic_load_explicit(&w->stop, memory_order_relaxed);
+        if (w->state == W_MARKING && !stopping && w->grey.n == 0 && w->inbox.n > 0) {
+            WVec t = w->grey; /* take the inbox whole; it keeps the empty stack's room */
+            w->grey = w->inbox;
+            w->inbox = t;
+        }
+        if (w->state != W_MARKING || stopping || w->grey.n == 0) {
+            w->parked = 1;
+            pthread_cond_broadcast(&w->parked_cv);
+            pthread_cond_wait(&w->wake, &w->lock);
+            continue;
+        }
+        w->parked = 0;
+        pthread_mutex_unlock(&w->lock);
+        drain(w);
+        pthread_mutex_lock(&w->lock);
+    }
+    w->parked = 1;
+    pthread_cond_broadcast(&w->parked_cv);
+    pthread_mutex_unlock(&w->lock);
+    return NULL;
+}
+
+/* The worker, made on first use; NULL when no thread can be had (the
+ * cycle then marks on the mutator, as with TIDE_GC_DEBUG=no-worker). */
+static GCWorker *get_worker(GCState *gc)
+{
+    if (gc->worker != NULL) return gc->worker;
+    if (gc->worker_failed) return NULL;
+    GCWorker *w = calloc(1, sizeof *w);
+    if (w == NULL) goto fail;
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* timed waits use gc_now_ns's clock */
+    pthread_mutex_init(&w->lock, NULL);
+    pthread_cond_init(&w->wake, &ca);
+    pthread_cond_init(&w->parked_cv, &ca);
+    pthread_condattr_destroy(&ca);
+    atomic_init(&w->stop, 0);
+    w->state = W_PARKED_STATE;
+    /* Signals are the game's thread's business: the worker blocks them all
+     * (a watchdog's SIGALRM must interrupt the script, not the marker). */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int err = pthread_create(&w->thread, NULL, worker_main, w);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (err != 0) {
+        pthread_cond_destroy(&w->wake);
+        pthread_cond_destroy(&w->parked_cv);
+        pthread_mutex_destroy(&w->lock);
+        free(w);
+        goto fail;
+    }
+    gc->worker = w;
+    return w;
+fail:
+    gc->worker_failed = 1;
+    return NULL;
+}
+
+/* --- the mutator's side ---------------------------------------------------------------- */
+
+/* Ask the worker to park and wait until it has (lock held on return). */
+static void park_worker(GCWorker *w)
+{
+    pthread_mutex_lock(&w->lock);
+    atomic_store_explicit(&w->stop, 1, memory_order_relaxed);
+    w->state = W_PARKED_STATE;
+    pthread_cond_signal(&w->wake);
+    while (!w->parked) pthread_cond_wait(&w->parked_cv, &w->lock);
+    atomic_store_explicit(&w->stop, 0, memory_order_relaxed);
+}
+
+int gc_worker_start(lua_State *L)
+{
+    GCState *gc = gc_state(L);
+    GCWorker *w = get_worker(gc);
+    if (w == NULL) return 0;
+    park_worker(w); /* parked already between cycles: this only takes the lock */
+    /* the view */
+    size_t na = major_arena_count(gc->major), nl = los_count(gc->los);
+    if (na > w->arenas_cap) {
+        MajorArenaView *a = realloc(w->arenas, na * sizeof *a);
+        if (a == NULL) goto no_memory;
+        w->arenas = a;
+        w->arenas_cap = na;
+    }
+    if (nl > w->los_cap) {
+        uintptr_t *l = realloc(w->los, nl * sizeof *l);
+        if (l == NULL) goto no_memory;
+        w->los = l;
+        w->los_cap = nl;
+    }
+    major_arena_views(gc->major, w->arenas);
+    w->narenas = na;
+    los_object_addresses(gc->los, w->los);
+    w->nlos = nl;
+    w->nursery_lo = G(L)->nursery_lo;
+    w->nursery_span = G(L)->nursery_span;
+    w->mode_name = G(L)->tmname[TM_MODE];
+    w->traversed = w->handed_back = 0;
+    w->overflow = 0;
+    w->grey.n = w->inbox.n = w->outbox.n = w->defer.n = 0;
+    /* the initial pause's grey objects */
+    if (!wvec_append(&w->inbox, gc->grey.items, gc->grey.n)) goto no_memory;
+    gc->grey.n = 0;
+    w->state = W_MARKING;
+    pthread_cond_signal(&w->wake);
+    pthread_mutex_unlock(&w->lock);
+    return 1;
+no_memory:
+    pthread_mutex_unlock(&w->lock);
+    return 0;
+}
+
+void gc_worker_feed(GCState *gc)
+{
+    GCWorker *w = gc->worker;
+    if (gc->grey.n == 0) return;
+    pthread_mutex_lock(&w->lock);
+    if (wvec_append(&w->inbox, gc->grey.items, gc->grey.n)) {
+        gc->grey.n = 0;
+        if (w->parked) pthread_cond_signal(&w->wake);
+    }
+    /* (no room: the mutator keeps them, and traverses them itself at the
+     * final pause) */
+    pthread_mutex_unlock(&w->lock);
+}
+
+/* Move the outbox onto the mutator's list of deferred objects. */
+static void take_outbox(GCState *gc, GCWorker *w)
+{
+    pthread_mutex_lock(&w->lock);
+    if (w->outbox.n > 0 && wvec_append(&w->taken, w->outbox.items, w->outbox.n)) w->outbox.n = 0;
+    pthread_mutex_unlock(&w->lock);
+    (void)gc;
+}
+
+/* Clear the dead keys of up to CLEAR_PIECE nodes of [t] from [*pos]; 1 when
+ * its hash part is done (a resize since the worker saw it only ends the
+ * walk early: the resize dropped the emptied entries). */
+static int clear_keys_some(Table *t, size_t *pos)
+{
+    if (tab_isdummy(t)) return 1;
+    size_t n = sizenode(t), i = *pos, end = i + CLEAR_PIECE < n ? i + CLEAR_PIECE : n;
+    for (; i < end; i++) {
+        Node *nd = gnode(t, i);
+        if (isempty(gval(nd))) gc_clearkey(nd);
+    }
+    *pos = i;
+    return i >= n;
+}
+
+/* One deferred object, traversed with the stop-the-world traversal (the
+ * mutator reads its own heap); a large strong table goes to big_table, to
+ * be traversed in pieces. */
+static void traverse_deferred(GCState *gc, GCObject *o)
+{
+    if (o->tt == HT_TABLE) {
+        Table *t = gco2t(o);
+        if (t->asize + (size_t)sizenode(t) > MUTATOR_BIG_TABLE && gc->big_table == NULL &&
+            gc_traverse_table_begin(gc, t) == 0) {
+            gc->big_table = t;
+            gc->big_pos = 0;
+            return;
+        }
+    }
+    gc_traverse(gc, o);
+}
+
+int gc_worker_assist(lua_State *L, uint64_t deadline_ns)
+{
+    GCState *gc = gc_state(L);
+    GCWorker *w = gc->worker;
+    take_outbox(gc, w);
+    int worked = 0;
+    for (unsigned n = 0;; n++) {
+        if (deadline_ns != 0 && (n & 15) == 15 && gc_now_ns() >= deadline_ns) break;
+        if (gc->big_table != NULL) {
+            if (gc_traverse_strong_range(gc, gc->big_table, &gc->big_pos, CLEAR_PIECE)) gc->big_table = NULL;
+        } else if (w->clearing != NULL) {
+            if (clear_keys_some(w->clearing, &w->clear_pos)) w->clearing = NULL;
+        } else if (w->taken_pos < w->taken.n) {
+            uintptr_t item = (uintptr_t)w->taken.items[w->taken_pos++];
+            if (item & DEFER_CLEAR_KEYS) {
+                w->clearing = (Table *)(item & ~DEFER_CLEAR_KEYS);
+                w->clear_pos = 0;
+            } else {
+                traverse_deferred(gc, (GCObject *)item);
+            }
+        } else {
+            break;
+        }
+        worked = 1;
+    }
+    if (w->taken_pos == w->taken.n) w->taken.n = w->taken_pos = 0;
+    if (deadline_ns != 0) gc_worker_feed(gc);
+    return worked;
+}
+
+int gc_worker_idle(GCState *gc)
+{
+    GCWorker *w = gc->worker;
+    if (gc->grey.n > 0 || gc->big_table != NULL || w->clearing != NULL || w->taken.n > 0) return 0;
+    pthread_mutex_lock(&w->lock);
+    int idle = w->parked && w->grey.n == 0 && w->inbox.n == 0 && w->outbox.n == 0;
+    pthread_mutex_unlock(&w->lock);
+    return idle;
+}
+
+int gc_worker_wait(GCState *gc, uint64_t deadline_ns)
+{
+    GCWorker *w = gc->worker;
+    struct timespec ts;
+    ts.tv_sec = (time_t)(deadline_ns / 1000000000u);
+    ts.tv_nsec = (long)(deadline_ns % 1000000000u);
+    pthread_mutex_lock(&w->lock);
+    int err = 0;
+    while (err == 0 && w->outbox.n == 0 && !(w->parked && w->inbox.n == 0))
+        err = pthread_cond_timedwait(&w->parked_cv, &w->lock, &ts);
+    int idle = w->parked && w->grey.n == 0 && w->inbox.n == 0 && w->outbox.n == 0;
+    pthread_mutex_unlock(&w->lock);
+    return idle;
+}
+
+void gc_worker_stop(GCState *gc, int keep)
+{
+    GCWorker *w = gc->worker;
+    park_worker(w);
+    if (keep) {
+        /* Everything it held: grey objects back onto the mutator's stack,
+         * deferred ones onto its list. What finds no room is marked but
+         * untraversed: the final pause's rescan finds it. */
+        WVec *greys[2] = {&w->grey, &w->inbox};
+        for (int k = 0; k < 2; k++)
+            for (size_t i = 0; i < greys[k]->n; i++)
+                if (!gc_vec_push(gc, &gc->grey, greys[k]->items[i])) gc->grey_overflow = 1;
+        if (!wvec_append(&w->taken, w->outbox.items, w->outbox.n) ||
+            !wvec_append(&w->taken, w->defer.items, w->defer.n) || w->overflow)
+            gc->grey_overflow = 1;
+    } else {
+        w->taken.n = w->taken_pos = 0;
+        w->clearing = NULL;
+    }
+    gc->worker_traversed = w->traversed;
+    gc->worker_handed_back = w->handed_back;
+    w->grey.n = w->inbox.n = w->outbox.n = w->defer.n = 0;
+    w->overflow = 0;
+    pthread_mutex_unlock(&w->lock);
+}
+
+void gc_worker_finish_deferred(lua_State *L)
+{
+    gc_worker_assist(L, 0);
+}
+
+void gc_worker_destroy(GCState *gc)
+{
+    GCWorker *w = gc->worker;
+    if (w == NULL) return;
+    pthread_mutex_lock(&w->lock);
+    w->state = W_QUIT;
+    pthread_cond_signal(&w->wake);
+    pthread_mutex_unlock(&w->lock);
+    pthread_join(w->thread, NULL);
+    pthread_cond_destroy(&w->wake);
+    pthread_cond_destroy(&w->parked_cv);
+    pthread_mutex_destroy(&w->lock);
+    WVec *vecs[] = {&w->inbox, &w->outbox, &w->grey, &w->defer, &w->taken};
+    for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) wvec_free(vecs[i]);
+    free(w->arenas);
+    free(w->los);
+    free(w);
+    gc->worker = NULL;
+}
