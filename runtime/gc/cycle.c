@@ -331,7 +331,7 @@ void gc_cycle_begin(lua_State *L)
     gc->cycle_start_ns = start;
     pace(gc);
     /* the snapshot's grey objects go to the worker, which marks from now on */
-    gc->worker_marking = !gc->worker_off && gc_worker_start(L);
+    gc->worker_marking = (uint8_t)gc_worker_start(L);
     if (gc->worker_marking) gc->mark_step_at = gc->old + gc->raw + ASSIST_GROWTH;
     uint64_t duration = end_pause(gc, TIDE_GC_PAUSE_INITIAL_MARK, TIDE_GC_PHASE_MARKING, start, heap_before);
     if (gc->trace)
@@ -558,8 +558,10 @@ int gc_cycle_mark_for(lua_State *L, uint64_t budget_ns)
     for (;;) {
         gc_worker_assist(L, deadline);
         if (gc_cycle_mark_done(gc)) return 1;
-        if (gc_now_ns() >= deadline) return 0;
+        uint64_t now = gc_now_ns();
+        if (now >= deadline) return 0;
         gc_worker_wait(gc, deadline);
+        gc->idle_waited_ns += gc_now_ns() - now;
     }
 }
 

@@ -242,6 +242,7 @@ TIDE_API void tide_frame_begin(lua_State *L)
     gc->frame_promoted_start = gc->promoted;
     int safe = !call_in_progress(L);
     if (gc_cycles_on(gc)) {
+        if (gc->frame == 1) gc_worker_prepare(gc); /* the thread's start is no pause's */
         /* the short pauses of a cycle go to the frame boundary */
         if (may_work(gc) && (gc_cycle_mark_done(gc) || cycle_due(gc, 0))) {
             gc_scrub_stack();
@@ -266,6 +267,7 @@ TIDE_API void tide_gc_idle(lua_State *L, uint64_t budget_ns)
     uint64_t start = gc_now_ns();
     int safe = !call_in_progress(L);
     gc->in_idle = 1;
+    gc->idle_waited_ns = 0;
     if (safe && gc_can_run_finalizers(L)) gc_run_finalizers(L, budget_ns);
     uint64_t spent = gc_now_ns() - start;
     if (gc_cycles_on(gc)) {
@@ -278,7 +280,7 @@ TIDE_API void tide_gc_idle(lua_State *L, uint64_t budget_ns)
     }
     gc_set_debt(gc);
     gc->in_idle = 0;
-    if (gc->frame != 0) gc->stats.idle_gc_ns += gc_now_ns() - start;
+    if (gc->frame != 0) gc->stats.idle_gc_ns += gc_now_ns() - start - gc->idle_waited_ns;
     if (gc->trace_file != NULL) gc_trace_idle(gc, start, budget_ns);
 }
 

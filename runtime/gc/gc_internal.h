@@ -309,6 +309,8 @@ typedef struct GCState {
     uint64_t frame;         /* the number of the last frame begun, 0 = none */
     int frame_open;         /* between tide_frame_begin and tide_frame_end */
     int in_idle;            /* inside tide_gc_idle */
+    uint64_t idle_waited_ns; /* ... of which spent waiting for the worker
+                               (not collector work: idle_gc_ns leaves it out) */
     uint64_t frame_alloc_start;
     uint64_t frame_promoted_start;
     tide_FrameStats stats;  /* of the current frame (counts only) */
@@ -641,6 +643,9 @@ TIDE_INTERNAL void gc_set_thresholds(GCState *gc);
 #define TIDE_GC_RACY
 #endif
 typedef struct GCWorker GCWorker;
+/* Make the worker's thread now, outside any pause (the first frame), if it
+ * is to be had; otherwise the first cycle makes it. */
+TIDE_INTERNAL void gc_worker_prepare(GCState *gc);
 /* The end of a cycle's initial pause: the worker takes gc->grey and marks
  * from it on its thread (made on first use). 0 when there is no worker
  * (no thread, no memory for its view): the mutator marks. */

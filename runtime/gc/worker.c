@@ -63,7 +63,11 @@
  * allocator: a lua_Alloc need not be thread-safe. They are not counted in
  * the heap size (as the verifier's scratch is not).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* SCHED_BATCH */
+#endif
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <time.h>
@@ -362,6 +366,17 @@ static void drain(GCWorker *w)
 static void *worker_main(void *arg)
 {
     GCWorker *w = arg;
+#ifdef SCHED_BATCH
+    /* The game's thread comes first: a batch thread never preempts it when
+     * it wakes, and takes what the cores have to spare (when they have
+     * none, the mark falls behind and the heap grows, as the pacer
+     * allows). Without this, on a machine with more threads than cores,
+     * handing the worker its first objects could stop the game's thread
+     * for a whole time slice. */
+    struct sched_param sp;
+    memset(&sp, 0, sizeof sp);
+    pthread_setschedparam(pthread_self(), SCHED_BATCH, &sp);
+#endif
     pthread_mutex_lock(&w->lock);
     for (;;) {
         publish_deferred(w);
@@ -397,6 +412,7 @@ static void *worker_main(void *arg)
  * cycle then marks on the mutator, as with TIDE_GC_DEBUG=no-worker). */
 static GCWorker *get_worker(GCState *gc)
 {
+    if (gc->worker_off) return NULL;
     if (gc->worker != NULL) return gc->worker;
     if (gc->worker_failed) return NULL;
     GCWorker *w = calloc(1, sizeof *w);
@@ -431,17 +447,26 @@ fail:
     return NULL;
 }
 
+void gc_worker_prepare(GCState *gc)
+{
+    get_worker(gc);
+}
+
 /* --- the mutator's side ---------------------------------------------------------------- */
 
-/* Ask the worker to park and wait until it has (lock held on return). */
+/* Ask the worker to park and wait until it has (lock held on return). A
+ * parked worker is not woken: it reads the state when it next wakes, and a
+ * worker that wakes for nothing may be preempted holding the lock, which
+ * the next pause would then wait for. */
 static void park_worker(GCWorker *w)
 {
     pthread_mutex_lock(&w->lock);
-    atomic_store_explicit(&w->stop, 1, memory_order_relaxed);
     w->state = W_PARKED_STATE;
-    pthread_cond_signal(&w->wake);
-    while (!w->parked) pthread_cond_wait(&w->parked_cv, &w->lock);
-    atomic_store_explicit(&w->stop, 0, memory_order_relaxed);
+    if (!w->parked) {
+        atomic_store_explicit(&w->stop, 1, memory_order_relaxed);
+        while (!w->parked) pthread_cond_wait(&w->parked_cv, &w->lock);
+        atomic_store_explicit(&w->stop, 0, memory_order_relaxed);
+    }
 }
 
 int gc_worker_start(lua_State *L)
@@ -478,32 +503,38 @@ int gc_worker_start(lua_State *L)
     if (!wvec_append(&w->inbox, gc->grey.items, gc->grey.n)) goto no_memory;
     gc->grey.n = 0;
     w->state = W_MARKING;
-    pthread_cond_signal(&w->wake);
     pthread_mutex_unlock(&w->lock);
+    pthread_cond_signal(&w->wake); /* (after the unlock: it does not wake into a held lock) */
     return 1;
 no_memory:
     pthread_mutex_unlock(&w->lock);
     return 0;
 }
 
+/* The mutator's calls in the middle of a frame take the lock only when it
+ * is free: the worker holds it briefly, but when the machine has more
+ * threads than cores it can be preempted holding it, and a safe point
+ * would wait out its time slice. What they would do waits for the next
+ * call. */
 void gc_worker_feed(GCState *gc)
 {
     GCWorker *w = gc->worker;
-    if (gc->grey.n == 0) return;
-    pthread_mutex_lock(&w->lock);
+    if (gc->grey.n == 0 || pthread_mutex_trylock(&w->lock) != 0) return;
+    int wake = 0;
     if (wvec_append(&w->inbox, gc->grey.items, gc->grey.n)) {
         gc->grey.n = 0;
-        if (w->parked) pthread_cond_signal(&w->wake);
+        wake = w->parked;
     }
     /* (no room: the mutator keeps them, and traverses them itself at the
      * final pause) */
     pthread_mutex_unlock(&w->lock);
+    if (wake) pthread_cond_signal(&w->wake);
 }
 
 /* Move the outbox onto the mutator's list of deferred objects. */
 static void take_outbox(GCState *gc, GCWorker *w)
 {
-    pthread_mutex_lock(&w->lock);
+    if (pthread_mutex_trylock(&w->lock) != 0) return;
     if (w->outbox.n > 0 && wvec_append(&w->taken, w->outbox.items, w->outbox.n)) w->outbox.n = 0;
     pthread_mutex_unlock(&w->lock);
     (void)gc;
@@ -575,7 +606,7 @@ int gc_worker_idle(GCState *gc)
 {
     GCWorker *w = gc->worker;
     if (gc->grey.n > 0 || gc->big_table != NULL || w->clearing != NULL || w->taken.n > 0) return 0;
-    pthread_mutex_lock(&w->lock);
+    if (pthread_mutex_trylock(&w->lock) != 0) return 0;
     int idle = w->parked && w->grey.n == 0 && w->inbox.n == 0 && w->outbox.n == 0;
     pthread_mutex_unlock(&w->lock);
     return idle;

@@ -149,14 +149,17 @@ TIDE_API void tide_frame_end(lua_State *L);
  * Gives the collector up to [budget_ns] of the mutator's time for work
  * that would otherwise land in a frame: lazy sweeping, marking the
  * collector's worker has not finished, pending finalizers, and a pause
- * that fits in what is left of the budget. Returns when there is nothing
- * left to do or the budget is spent; a piece of work already started is
- * finished first, so it may overrun by one piece (sweeping one block; or
- * one finalizer, whose Lua code takes as long as it takes). Returns at
- * once if [budget_ns] is 0.
+ * that fits in what is left of the budget. While the worker thread is
+ * marking, the rest of the budget is spent waiting for it (asleep, not
+ * spinning), so that the final pause can come here rather than in the
+ * next frame. Returns when there is nothing left to do or the budget is
+ * spent; a piece of work already started is finished first, so it may
+ * overrun by one piece (sweeping one block; or one finalizer, whose Lua
+ * code takes as long as it takes). Returns at once if [budget_ns] is 0.
  *
- * The time spent counts as idle_gc_ns of the last frame (tide_gc_frame_stats),
- * and pauses taken here count there too, not as pauses of a frame.
+ * The time spent working (not the time spent waiting for the worker)
+ * counts as idle_gc_ns of the last frame (tide_gc_frame_stats), and pauses
+ * taken here count there too, not as pauses of a frame.
  *
  * May collect and run finalizers. Mutator only. If a call into the state
  * is in progress (it was called from a C function that Lua called), it
