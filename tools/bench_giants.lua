@@ -2,7 +2,9 @@
 -- make a pause long? Runs bench/gc/giants.lua (a 2M-entry table rewritten
 -- while marked; a 990,000-node list moved onto the stack while marked; 100,000
 -- live coroutines) on the Release `tide` with TIDE_GC_TRACE, and prints,
--- per case, the count and the longest pause of each kind. Needs lua-cjson
+-- per case, the count and the longest pause of each kind. The runs are in
+-- low-latency mode (TIDE_GC_DEBUG=low-latency), whose pause limit issue 5
+-- sets. Needs lua-cjson
 -- (Debian lua-cjson, installed by build.sh). Stock Lua 5.4 only.
 --
 --   lua5.4 tools/bench_giants.lua [--tide PATH] [CASE...]
@@ -20,7 +22,7 @@ if #cases == 0 then cases = { "table", "stack", "coroutines" } end
 local trace = os.tmpname()
 print(string.format("%-11s %-13s %6s %10s", "case", "pause", "count", "max ms"))
 for _, case in ipairs(cases) do
-    local cmd = string.format("TIDE_GC_TRACE=%s %s %s %s >/dev/null", lib.shquote(trace), lib.shquote(tide),
+    local cmd = string.format("TIDE_GC_DEBUG=low-latency TIDE_GC_TRACE=%s %s %s %s >/dev/null", lib.shquote(trace), lib.shquote(tide),
                               lib.shquote(ROOT .. "/bench/gc/giants.lua"), lib.shquote(case))
     assert(os.execute(cmd), "the run failed: " .. cmd)
     local doc = cjson.decode(assert(lib.read_file(trace)))

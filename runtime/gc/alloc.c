@@ -273,9 +273,9 @@ void gc_release_part(lua_State *L, void *payload)
     lua_assert(p->hdr.tt == HT_PART && p->pad != PART_RELEASED);
     p->pad = PART_RELEASED;
     if (p->hdr.age != GC_SPACE_NURSERY) memset(payload, 0, p->nbytes);
-    /* (no room to list it while the worker marks, which may be reading it:
-     * it stays, released, for the sweep to free once nothing names it) */
-    if (p->hdr.age == GC_SPACE_LOS && !gc_vec_push(gc, &gc->released_los, p) && !gc->worker_marking) {
+    /* (no room to list it while a cycle marks, which may be reading it: it
+     * stays, released, for the sweep to free once nothing names it) */
+    if (p->hdr.age == GC_SPACE_LOS && !gc_vec_push(gc, &gc->released_los, p) && !gc->cycle_marking) {
         gc_remembered_filter_part(gc, p);
         gc->old -= los_object_size(p);
         los_free(gc->los, p);

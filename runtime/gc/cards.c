@@ -187,7 +187,12 @@ int gc_card_is_dirty_slot(const Part *p, const void *slot)
 
 void gc_free_released(GCState *gc)
 {
-    if (gc->worker_marking) return; /* the worker may be reading them: after the mark */
+    /* While a cycle marks, released storage may still be on a grey stack
+     * (a young table's, handed over by the initial pause) or being read by
+     * the worker: it waits for the end of the mark, whose sweep frees what
+     * the mark did not reach (sweep.c) and leaves the rest for after the
+     * next nursery collection. */
+    if (gc->cycle_marking) return;
     for (size_t i = 0; i < gc->released_los.n; i++) {
         Part *p = gc->released_los.items[i];
         gc->old -= los_object_size(p);

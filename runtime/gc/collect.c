@@ -57,7 +57,7 @@ void gc_set_debt(GCState *gc)
         else if (gc->mark_step_at < due) due = gc->mark_step_at;
         /* TIDE_GC_DEBUG=cycles: a step at the first safe point after every
          * nursery collection, whatever survived it */
-        if (gc->cycles_eager && gc->eager_step_pending) due = 0;
+        if (gc->eager_step_pending) due = 0;
     }
     if (gc->stopped)
         gc->g->gc_debt = -(intptr_t)GC_STOPPED_DISTANCE;

@@ -129,6 +129,7 @@ void gc_freeall(lua_State *L)
     gc_vec_free(gc, &gc->grey);
     gc_vec_free(gc, &gc->minor_grey);
     gc_vec_free(gc, &gc->resume_chain);
+    gc_vec_free(gc, &gc->partial_stacks);
     gc_vec_free(gc, &gc->weak);
     gc_vec_free(gc, &gc->ephemeron);
     gc_vec_free(gc, &gc->allweak);

@@ -111,6 +111,81 @@ int gc_weak_metatable(lua_State *L, Table *mt)
     return gc_weakmode(gc_state(L), mt) != 0;
 }
 
+/* --- running stacks, scanned from the top down ------------------------------------------
+ * A thread that runs at the initial pause (the main thread, the resume
+ * chain) would have its whole stack scanned there, however deep: a
+ * million values moved onto it make a pause of tens of milliseconds. Only
+ * the frames that may change before control returns below the running one
+ * need scanning in the pause: the running frame, and its varargs, which its
+ * return and its tail calls overwrite (frame_lowest). The slots below — the
+ * frames of its callers — change only once control returns into them (a
+ * return, an error caught, a thread reset: gc_stack_return scans down to
+ * the frame first) or through an open upvalue (the snapshot barrier of
+ * OP_SETUPVAL and lua_setupvalue hands over what it overwrites) or
+ * lua_setlocal (which scans down first). They are scanned a slice at a time
+ * at safe points and in idle time; the final pause waits for them. */
+#define PARTIAL_STACK_MIN ((size_t)4096) /* fewer slots below: scan it all now */
+#define STACK_SLICE_SLOTS ((size_t)4096) /* between two looks at the clock */
+
+/* The lowest slot the frame of [ci] may write before it returns. */
+static size_t frame_lowest(lua_State *L, CallInfo *ci)
+{
+    StkId f = ci->func;
+    if (isLua(ci)) {
+        /* (before its OP_VARARGPREP, nextraargs may be stale: subtracting
+         * it only scans more) */
+        const Proto *p = ci_func(ci)->p;
+        if (p->is_vararg) f -= ci->u.l.nextraargs + p->numparams + 1;
+    }
+    return f > L->stack ? (size_t)(f - L->stack) : 0;
+}
+
+/* Scan [th]'s slots from [lo] to its floor, which drops to [lo]. */
+static void lower_floor(GCState *gc, lua_State *th, size_t lo)
+{
+    size_t floor = th->gc_floor;
+    if (lo >= floor) return;
+    for (StkId s = th->stack + lo, e = th->stack + floor; s < e; s++) gc_markvalue(gc, s2v(s));
+    th->gc_floor = (uint32_t)lo;
+}
+
+/* Scan the partial stacks downwards until none is left (1) or [deadline_ns]
+ * (0: none) passes. */
+static int scan_partial_stacks(GCState *gc, uint64_t deadline_ns)
+{
+    while (gc->partial_stacks.n > 0) {
+        lua_State *th = gc->partial_stacks.items[gc->partial_stacks.n - 1];
+        size_t floor = th->gc_floor;
+        if (floor == 0) {
+            gc->partial_stacks.n--;
+            continue;
+        }
+        lower_floor(gc, th, floor > STACK_SLICE_SLOTS ? floor - STACK_SLICE_SLOTS : 0);
+        if (deadline_ns != 0 && gc_now_ns() >= deadline_ns) break;
+    }
+    return gc->partial_stacks.n == 0;
+}
+
+static int partial_stacks_left(GCState *gc)
+{
+    while (gc->partial_stacks.n > 0 && gco2th(gc->partial_stacks.items[gc->partial_stacks.n - 1])->gc_floor == 0)
+        gc->partial_stacks.n--;
+    return gc->partial_stacks.n > 0;
+}
+
+static void drop_partial_stacks(GCState *gc)
+{
+    for (size_t i = 0; i < gc->partial_stacks.n; i++) gco2th(gc->partial_stacks.items[i])->gc_floor = 0;
+    gc->partial_stacks.n = 0;
+}
+
+void gc_stack_return_(lua_State *L, CallInfo *ci)
+{
+    GCState *gc = gc_state(L);
+    lower_floor(gc, L, frame_lowest(L, ci));
+    feed_if_full(gc);
+}
+
 /* Mark what [th]'s stack holds (the values below its bound and its open
  * upvalues), once per cycle. */
 static void scan_thread_now(GCState *gc, lua_State *th)
@@ -119,6 +194,21 @@ static void scan_thread_now(GCState *gc, lua_State *th)
     if (th->gc_scanned == g->gc_cycle) return;
     th->gc_scanned = g->gc_cycle;
     gc_traverse_thread_stack(gc, th);
+}
+
+/* The initial pause's scan of a running thread: from the running frame's
+ * lowest slot up, the rest left to scan_partial_stacks. */
+static void scan_running_thread(GCState *gc, lua_State *th)
+{
+    if (th->gc_scanned == gc->g->gc_cycle) return;
+    size_t low = th->stack != NULL ? frame_lowest(th, th->ci) : 0;
+    if (low < PARTIAL_STACK_MIN || !gc_vec_push(gc, &gc->partial_stacks, th)) {
+        scan_thread_now(gc, th);
+        return;
+    }
+    th->gc_scanned = gc->g->gc_cycle;
+    gc_traverse_thread_stack_from(gc, th, low);
+    th->gc_floor = (uint32_t)low;
 }
 
 void gc_thread_snapshot(lua_State *L)
@@ -271,16 +361,46 @@ static void scan_busy_threads(GCState *gc)
     }
 }
 
-/* A young object joins the snapshot with what it references. Young table
- * storage is walked for itself, not only through young tables: an old
- * table may own young storage (a resize since the last nursery
- * collection), and the worker never reads the nursery. */
+/* A young table's old storage (a large part is born old) is traversed
+ * later, on its own, by the marker: stores into it during the cycle go
+ * through the snapshot barrier like any old object's, and a table of a
+ * million entries must not be read in the pause. It is handed over even
+ * when marked already: the root scan marks storage a C local points into,
+ * and marking storage never traverses it. */
+static void hand_over_part(GCState *gc, void *payload)
+{
+    GCObject *p = obj2gco(part_of(payload));
+    if (gc_in_nursery(gc, p)) return;
+    gc_setmark(gc, p);
+    gc_grey_push(gc, p);
+}
+
+static void walk_storage(GCState *gc, void *payload)
+{
+    Part *p = part_of(payload);
+    if (gc_in_nursery(gc, p))
+        gc_traverse_part(gc, p);
+    else
+        hand_over_part(gc, payload);
+}
+
+/* A young object joins the snapshot with what it references; a young
+ * table's storage as it is now (strongly: a young table is never settled
+ * as weak). Young storage is read through its table only: storage the
+ * walk finds on its own may be an orphan whose table died, naming objects
+ * freed since. (An old table's young storage is the worker's to hand back:
+ * it never reads the nursery, worker.c.) */
 static void traverse_young_cb(void *ud, GCObject *o)
 {
-    if (o->tt == HT_PART)
-        gc_traverse_part(ud, (Part *)(void *)o);
-    else
-        gc_traverse(ud, o);
+    GCState *gc = ud;
+    if (o->tt == HT_TABLE) {
+        Table *t = gco2t(o);
+        if (t->metatable != NULL) gc_mark(gc, obj2gco(t->metatable));
+        if (t->array != NULL) walk_storage(gc, t->array);
+        if (!tab_isdummy(t)) walk_storage(gc, t->node);
+    } else if (o->tt != HT_PART) {
+        gc_traverse(gc, o);
+    }
 }
 
 void gc_cycle_begin(lua_State *L)
@@ -314,10 +434,11 @@ void gc_cycle_begin(lua_State *L)
     g->gc_marking = 1;
     major_set_allocate_black(gc->major, 1);
     los_set_allocate_black(gc->los, 1);
+    gc->partial_stacks.n = 0;
     gc_mark_roots(L);
-    if (g->mainthread != NULL) scan_thread_now(gc, g->mainthread);
-    scan_thread_now(gc, L);
-    for (size_t i = 0; i < gc->resume_chain.n; i++) scan_thread_now(gc, gco2th(gc->resume_chain.items[i]));
+    if (g->mainthread != NULL) scan_running_thread(gc, g->mainthread);
+    scan_running_thread(gc, L);
+    for (size_t i = 0; i < gc->resume_chain.n; i++) scan_running_thread(gc, gco2th(gc->resume_chain.items[i]));
     if (gc->resume_chain_lost) scan_busy_threads(gc);
     /* Young objects change without barriers: what they reference joins
      * the snapshot now, by a walk of the nursery (cheaper than emptying it
@@ -366,6 +487,7 @@ void gc_cycle_abandon(GCState *gc)
     lua_assert(gc->cycle_marking);
     if (gc->worker_marking) gc_worker_stop(gc, 0);
     gc->worker_marking = 0;
+    drop_partial_stacks(gc);
     gc->g->gc_marking = 0;
     gc->cycle_marking = 0;
     major_set_allocate_black(gc->major, 0);
@@ -398,6 +520,7 @@ static void cycle_finish(lua_State *L, GCReason reason)
         gc_worker_finish_deferred(L);
         gc->worker_marking = 0;
     }
+    scan_partial_stacks(gc, 0); /* (nothing left, unless the mark is finished here) */
     size_t grey_left = gc->grey.n;
     cycle_end_mark(L);
     uint64_t marked_ns = gc_now_ns();
@@ -495,7 +618,9 @@ static void assist_step(lua_State *L, uint64_t start, size_t heap_before)
 {
     GCState *gc = gc_state(L);
     gc_frames_note_pause_begin(gc, TIDE_GC_PAUSE_MARK_STEP);
-    int worked = gc_worker_assist(L, start + ASSIST_MAX_NS);
+    int worked = partial_stacks_left(gc);
+    scan_partial_stacks(gc, start + ASSIST_MAX_NS);
+    worked |= gc_worker_assist(L, start + ASSIST_MAX_NS);
     gc->mark_step_at = gc->old + gc->raw + ASSIST_GROWTH;
     if (gc->cycles_eager) gc->mark_step_at = gc->old + gc->raw;
     gc_set_debt(gc);
@@ -540,7 +665,7 @@ void gc_cycle_step(lua_State *L)
         return;
     }
     gc_frames_note_pause_begin(gc, TIDE_GC_PAUSE_MARK_STEP);
-    int done = mark_some(gc, gc->mark_budget, 0);
+    int done = scan_partial_stacks(gc, start + ASSIST_MAX_NS) && mark_some(gc, gc->mark_budget, 0);
     pace(gc);
     gc_set_debt(gc);
     gc_frames_note_pause(gc, TIDE_GC_PAUSE_MARK_STEP, start, gc_now_ns() - start, heap_before);
@@ -552,6 +677,7 @@ int gc_cycle_mark_for(lua_State *L, uint64_t budget_ns)
     GCState *gc = gc_state(L);
     if (!gc->cycle_marking) return 0;
     uint64_t deadline = gc_now_ns() + budget_ns;
+    if (!scan_partial_stacks(gc, deadline)) return 0;
     if (!gc->worker_marking) return mark_some(gc, (size_t)-1, deadline);
     /* Idle time: do what the worker hands back, and wait for it (the
      * game's thread has nothing better to do) until it is out of work. */
@@ -567,7 +693,7 @@ int gc_cycle_mark_for(lua_State *L, uint64_t budget_ns)
 
 int gc_cycle_mark_done(GCState *gc)
 {
-    if (!gc->cycle_marking) return 0;
+    if (!gc->cycle_marking || partial_stacks_left(gc)) return 0;
     if (gc->worker_marking) return gc_worker_idle(gc);
     return gc->grey.n == 0 && gc->big_table == NULL && !gc->grey_overflow;
 }

@@ -38,6 +38,10 @@
  *                     object a stop-the-world mark would reach is marked
  *   no-worker         cycles mark on the mutator, in steps and idle time,
  *                     instead of on the worker thread (worker.c)
+ *   low-latency       start in low-latency mode, as after
+ *                     tide_gc_allow_synchronous_major(L, 0): for running any
+ *                     program (the `tide` interpreter's, a benchmark)
+ *                     without stop-the-world majors
  *
  * An unknown option, or a bad value, prints one warning on stderr and is
  * otherwise ignored.
@@ -109,6 +113,8 @@ static void apply_option(GCState *gc, const char *opt)
         gc->verify_marks = 1;
     } else if (strcmp(opt, "no-worker") == 0) {
         gc->worker_off = 1;
+    } else if (strcmp(opt, "low-latency") == 0) {
+        gc->allow_sync_major = 0;
     } else if (strcmp(opt, "tiny-nursery") == 0) {
         gc->nursery_size = TIDE_GC_NURSERY_MIN_SIZE;
     } else if (has_prefix(opt, "nursery=", &value)) {

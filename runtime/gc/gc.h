@@ -247,6 +247,15 @@ TIDE_INTERNAL int gc_weak_metatable(lua_State *L, struct Table *mt);
     ((luai_unlikely((t)->weak & TAB_WEAK) && G(L)->gc_marking && iscollectable(v)) \
          ? gc_satb_(L, gcvalue(v)) : (void)0)
 
+/* Control is about to move down the stack of [L] to the frame [ci] (a
+ * return, an error caught, a thread reset), or the program is about to
+ * write a slot of [ci]'s frame (lua_setlocal): if a cycle has not yet
+ * scanned the slots [ci]'s frame may write, it does now (state.h,
+ * gc_floor). One load and a predicted branch otherwise. Never collects,
+ * never raises. */
+#define gc_stack_return(L, ci) (luai_unlikely((L)->gc_floor != 0) ? gc_stack_return_((L), (ci)) : (void)0)
+TIDE_INTERNAL void gc_stack_return_(lua_State *L, CallInfo *ci);
+
 /* lua_resume is about to run / has stopped running [L]: a cycle's initial
  * pause scans the stacks of the threads in between (they run again
  * without an API entry when the coroutines they resumed yield). */

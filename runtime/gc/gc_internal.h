@@ -249,6 +249,8 @@ typedef struct GCState {
     uint8_t cycles_eager;   /* TIDE_GC_DEBUG=cycles: start a cycle at every
                                safe point where none runs (tests) */
     uint8_t eager_step_pending; /* ... and step after every nursery collection */
+    GCVec partial_stacks;   /* threads whose gc_floor is not 0 (or was not,
+                               until the last look: the list is pruned lazily) */
     GCVec resume_chain;     /* threads inside lua_resume, outermost first: they
                                run without a touch when a resume returns */
     uint8_t resume_chain_lost; /* a thread could not be recorded there */
@@ -448,6 +450,7 @@ static inline int gc_setmark(GCState *gc, GCObject *o)
         o->marked = gc->epoch;
         return 1;
     default:
+        lua_assert(o->age == GC_SPACE_EXTERNAL); /* the main thread; anything else is no object */
         if (o->marked == gc->epoch) return 0;
         o->marked = gc->epoch;
         return 1;
@@ -505,6 +508,9 @@ TIDE_INTERNAL void gc_traverse_part(GCState *gc, Part *p);
 /* Mark the values on [th]'s stack (below its bound) and its open upvalues;
  * nil the slots above the bound. */
 TIDE_INTERNAL void gc_traverse_thread_stack(GCState *gc, lua_State *th);
+/* The same for the slots from [from] up (a cycle's partial scan of a
+ * running stack, cycle.c); the open upvalues all the same. */
+TIDE_INTERNAL void gc_traverse_thread_stack_from(GCState *gc, lua_State *th, size_t from);
 /* The weak mode (WEAK_KEYS | WEAK_VALUES) of a table with metatable [mt]. */
 TIDE_INTERNAL int gc_weakmode(GCState *gc, Table *mt);
 /* One ephemeron pass over [t]: mark values whose keys are marked (and the

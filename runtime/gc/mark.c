@@ -305,8 +305,13 @@ static void traverse_udata(GCState *gc, Udata *u)
  */
 void gc_traverse_thread_stack(GCState *gc, lua_State *th)
 {
-    StkId slot = th->stack;
-    if (slot == NULL) return; /* being created */
+    gc_traverse_thread_stack_from(gc, th, 0);
+}
+
+void gc_traverse_thread_stack_from(GCState *gc, lua_State *th, size_t from)
+{
+    if (th->stack == NULL) return; /* being created */
+    StkId slot = th->stack + from;
     StkId end = th->stack_last + EXTRA_STACK;
     StkId bound = th->top;
     if (isLua(th->ci) && th->ci->top > bound) bound = th->ci->top;
@@ -353,7 +358,10 @@ void gc_traverse(GCState *gc, GCObject *o)
     case HT_THREAD:
         traverse_thread(gc, gco2th(o));
         break;
-    default: /* strings and Parts are leaves */
+    case HT_PART: /* a leaf, pushed only when handed over on its own (cycle.c) */
+        gc_traverse_part(gc, (Part *)(void *)o);
+        break;
+    default: /* strings are leaves */
         break;
     }
 }

@@ -796,7 +796,9 @@ void gc_minor(lua_State *L, int reason, int inside_full)
                 allocated, gc->nursery.budget, m.promoted,
                 gc->nursery.pinned_bytes, m.logged_slots, m.logged_objects, m.cemented, gc->cemented.n);
     if (!inside_full) {
-        gc->eager_step_pending = gc->cycles_eager;
+        /* a step at the next safe point: the stress mode's, or the one
+         * that scans the rest of a running stack (cycle.c) */
+        gc->eager_step_pending = gc->cycles_eager || (gc->cycle_marking && gc->partial_stacks.n > 0);
         gc_set_debt(gc);
         uint64_t duration = gc_now_ns() - start;
         if (reason == GC_REASON_ALLOCATION)

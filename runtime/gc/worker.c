@@ -17,7 +17,8 @@
  *                threads (a stack changes without barriers and may be
  *                reallocated), prototypes (the parser reallocates their
  *                arrays), open upvalues (they point into a stack), tables
- *                that may be weak (their mode is read through the
+ *                with young storage (a nursery collection may be moving
+ *                it), tables that may be weak (their mode is read through the
  *                metatable, and weak tables are settled by the final
  *                pause); and the tables in which it saw an emptied entry
  *                with an object key, which must become a dead key before
@@ -45,8 +46,8 @@
  *     with release by tab_resize) and sized by the storage's own header,
  *     never by the table's size fields, which a resize changes apart from
  *     the pointer. Storage in the nursery is not read (a nursery collection
- *     may be copying it); the entries a resize took out of older storage
- *     were handed over by the resize.
+ *     may be copying it): a table with young storage goes back to the
+ *     mutator.
  * The functions that read objects carry TIDE_GC_RACY: ThreadSanitizer does
  * not instrument them, since their races are the design above. What else
  * the two threads share — the mark bits (atomics), the work queues and the
@@ -89,7 +90,7 @@
 #define MUTATOR_BIG_TABLE ((size_t)16384)
 
 /* A deferred object for the mutator; the low bit set: clear the dead keys
- * of this table (objects are GC_ALIGN-aligned). */
+ * of this node storage (objects are GC_ALIGN-aligned). */
 #define DEFER_CLEAR_KEYS ((uintptr_t)1)
 
 enum { W_PARKED_STATE, W_MARKING, W_QUIT };
@@ -127,7 +128,7 @@ struct GCWorker {
     /* the mutator's */
     WVec taken;               /* deferred objects taken from the outbox */
     size_t taken_pos;         /* the next one to do */
-    Table *clearing;          /* a table whose dead keys are being cleared */
+    Part *clearing;           /* node storage whose dead keys are being cleared */
     size_t clear_pos;
 };
 
@@ -247,37 +248,25 @@ static TIDE_GC_RACY int w_maybe_weak(GCWorker *w, const Table *t, const Table *m
     return 1;
 }
 
-/* A strong table. Returns 0 when it stopped for [stop] part-way (the
- * table goes back on the grey stack: traversal is idempotent). */
-static TIDE_GC_RACY int w_table(GCWorker *w, Table *t)
+/* What old table storage [p] holds, strongly. Emptied entries with object
+ * keys send the storage to the mutator, to become dead keys. Returns 0 when
+ * it stopped for [stop] part-way (the caller puts its object back on the
+ * grey stack: traversal is idempotent). */
+static TIDE_GC_RACY int w_part(GCWorker *w, Part *p)
 {
-    Table *mt = __atomic_load_n(&t->metatable, __ATOMIC_RELAXED);
-    if (mt != NULL) {
-        w_mark(w, (uintptr_t)mt);
-        if (w_maybe_weak(w, t, mt)) {
-            w_defer(w, obj2gco(t), 0);
-            return 1;
-        }
-    }
-    TValue *array = __atomic_load_n(&t->array, __ATOMIC_ACQUIRE);
-    if (array != NULL && !w_young(w, array)) {
-        Part *p = part_of(array);
-        w_mark(w, (uintptr_t)p);
-        size_t n = p->nbytes / sizeof(TValue);
-        for (size_t i = 0; i < n; i++) {
+    uint32_t kind = __atomic_load_n(&p->pad, __ATOMIC_RELAXED); /* (released meanwhile: zeroed, harmless) */
+    if (kind == PART_ARRAY) {
+        const TValue *array = part_payload(p);
+        for (size_t i = 0, n = p->nbytes / sizeof(TValue); i < n; i++) {
             w_value(w, &array[i]);
             if ((i & (STOP_CHECK_SLOTS - 1)) == STOP_CHECK_SLOTS - 1 &&
                 atomic_load_explicit(&w->stop, memory_order_relaxed))
                 return 0;
         }
-    }
-    Node *node = __atomic_load_n(&t->node, __ATOMIC_ACQUIRE);
-    if (node != &tab_dummynode_ && !w_young(w, node)) {
-        Part *p = part_of(node);
-        w_mark(w, (uintptr_t)p);
-        size_t n = p->nbytes / sizeof(Node);
+    } else if (kind == PART_NODES) {
+        const Node *node = part_payload(p);
         int dead_keys = 0;
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0, n = p->nbytes / sizeof(Node); i < n; i++) {
             const Node *nd = &node[i];
             if (isempty(gval(nd))) {
                 dead_keys |= (nd->key_tt & BIT_COLLECTABLE) != 0;
@@ -289,7 +278,38 @@ static TIDE_GC_RACY int w_table(GCWorker *w, Table *t)
                 atomic_load_explicit(&w->stop, memory_order_relaxed))
                 return 0;
         }
-        if (dead_keys) w_defer(w, obj2gco(t), DEFER_CLEAR_KEYS);
+        if (dead_keys) w_defer(w, obj2gco(p), DEFER_CLEAR_KEYS);
+    }
+    return 1;
+}
+
+/* A strong table: its storage, reached through its pointers (see above). */
+static TIDE_GC_RACY int w_table(GCWorker *w, Table *t)
+{
+    Table *mt = __atomic_load_n(&t->metatable, __ATOMIC_RELAXED);
+    if (mt != NULL) {
+        w_mark(w, (uintptr_t)mt);
+        if (w_maybe_weak(w, t, mt)) {
+            w_defer(w, obj2gco(t), 0);
+            return 1;
+        }
+    }
+    TValue *array = __atomic_load_n(&t->array, __ATOMIC_ACQUIRE);
+    Node *node = __atomic_load_n(&t->node, __ATOMIC_ACQUIRE);
+    if (node == &tab_dummynode_) node = NULL;
+    /* Young storage (a resize since the last nursery collection) is not
+     * the worker's to read: the table goes back to the mutator. */
+    if ((array != NULL && w_young(w, array)) || (node != NULL && w_young(w, node))) {
+        w_defer(w, obj2gco(t), 0);
+        return 1;
+    }
+    if (array != NULL) {
+        w_mark(w, (uintptr_t)part_of(array));
+        if (!w_part(w, part_of(array))) return 0;
+    }
+    if (node != NULL) {
+        w_mark(w, (uintptr_t)part_of(node));
+        if (!w_part(w, part_of(node))) return 0;
     }
     return 1;
 }
@@ -299,6 +319,9 @@ static TIDE_GC_RACY void w_traverse(GCWorker *w, GCObject *o)
     switch (o->tt) {
     case HT_TABLE:
         if (!w_table(w, gco2t(o))) w_push(w, &w->grey, o);
+        break;
+    case HT_PART: /* storage handed over on its own (a young table's, cycle.c) */
+        if (!w_part(w, (Part *)(void *)o)) w_push(w, &w->grey, o);
         break;
     case HT_LCL: {
         LClosure *cl = gco2lcl(o);
@@ -540,17 +563,15 @@ static void take_outbox(GCState *gc, GCWorker *w)
     (void)gc;
 }
 
-/* Clear the dead keys of up to CLEAR_PIECE nodes of [t] from [*pos]; 1 when
- * its hash part is done (a resize since the worker saw it only ends the
- * walk early: the resize dropped the emptied entries). */
-static int clear_keys_some(Table *t, size_t *pos)
+/* Clear the dead keys of up to CLEAR_PIECE nodes of the node storage [p]
+ * from [*pos]; 1 when it is done (storage released since holds none). */
+static int clear_keys_some(Part *p, size_t *pos)
 {
-    if (tab_isdummy(t)) return 1;
-    size_t n = sizenode(t), i = *pos, end = i + CLEAR_PIECE < n ? i + CLEAR_PIECE : n;
-    for (; i < end; i++) {
-        Node *nd = gnode(t, i);
-        if (isempty(gval(nd))) gc_clearkey(nd);
-    }
+    if (p->pad != PART_NODES) return 1;
+    Node *node = part_payload(p);
+    size_t n = p->nbytes / sizeof(Node), i = *pos, end = i + CLEAR_PIECE < n ? i + CLEAR_PIECE : n;
+    for (; i < end; i++)
+        if (isempty(gval(&node[i]))) gc_clearkey(&node[i]);
     *pos = i;
     return i >= n;
 }
@@ -587,7 +608,7 @@ int gc_worker_assist(lua_State *L, uint64_t deadline_ns)
         } else if (w->taken_pos < w->taken.n) {
             uintptr_t item = (uintptr_t)w->taken.items[w->taken_pos++];
             if (item & DEFER_CLEAR_KEYS) {
-                w->clearing = (Table *)(item & ~DEFER_CLEAR_KEYS);
+                w->clearing = (Part *)(item & ~DEFER_CLEAR_KEYS);
                 w->clear_pos = 0;
             } else {
                 traverse_deferred(gc, (GCObject *)item);

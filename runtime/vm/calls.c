@@ -155,6 +155,7 @@ int call_closeprotected(lua_State *L, ptrdiff_t level, int status)
         /* a __close raised an error: it replaces the previous one; the
          * variables still open get it next */
         L->ci = old_ci;
+        gc_stack_return(L, old_ci);
         L->allowhook = old_allowhook;
         status = st;
     }
@@ -169,6 +170,7 @@ int call_pcall(lua_State *L, Pfunc f, void *ud, ptrdiff_t oldtop, ptrdiff_t ef)
     int status = call_rawrunprotected(L, f, ud);
     if (luai_unlikely(status != LUA_OK)) {
         L->ci = old_ci;
+        gc_stack_return(L, old_ci);
         L->allowhook = old_allowhook;
         status = call_closeprotected(L, oldtop, status);
         call_seterrorobj(L, status, stack_restore(L, oldtop));
@@ -394,6 +396,7 @@ static inline void move_results(lua_State *L, StkId res, int nres, int wanted)
 
 void call_poscall(lua_State *L, CallInfo *ci, int nres)
 {
+    gc_stack_return(L, ci->previous); /* before the results land in its frame */
     int wanted = ci->nresults;
     if (luai_unlikely(L->hookmask && !call_hastocloseCfunc(wanted))) rethook(L, ci, nres);
     move_results(L, ci->func, nres, wanted);
@@ -632,6 +635,7 @@ static int recover(lua_State *L, int status)
     CallInfo *ci;
     while (errorstatus(status) && (ci = find_pcall(L)) != NULL) {
         L->ci = ci;
+        gc_stack_return(L, ci);
         ci_setrecst(ci, status);
         status = call_rawrunprotected(L, unroll, NULL);
     }

@@ -194,6 +194,7 @@ void state_freethread(lua_State *L, lua_State *L1)
 
 int state_resetthread(lua_State *L, int status)
 {
+    gc_stack_return(L, &L->base_ci);
     CallInfo *ci = L->ci = &L->base_ci; /* unwind every frame */
     setnilvalue(s2v(L->stack));
     ci->func = L->stack;

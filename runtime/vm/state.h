@@ -176,6 +176,15 @@ struct lua_State {
     /* The major cycle whose snapshot holds this stack: a thread's stack is
      * scanned once per cycle, before it next changes (gc/cycle.c). */
     uint32_t gc_scanned;
+    /* While that cycle marks: the slots below this one (counted from the
+     * stack's base) are not scanned yet, 0 = none. Only a thread running at
+     * the cycle's initial pause has such a floor: the pause scans the frames
+     * that may change and leaves those below, which change only once a
+     * frame returns into them, to be scanned a slice at a time
+     * (gc/cycle.c); every return, and every unwinding, into a frame whose
+     * slots reach below the floor scans down to them first
+     * (gc_stack_return, gc.h). */
+    uint32_t gc_floor;
     /* lua_getextraspace; aligned for the pointer C code keeps there
      * (stock Lua's block is malloc-aligned) */
     _Alignas(void *) char extraspace[LUA_EXTRASPACE];

@@ -1575,6 +1575,7 @@ returning: /* continue the frame of [ci]; trap already set */
                 trap = 1;
             } else {
                 int nres = ci->nresults;
+                gc_stack_return(L, ci->previous);
                 L->ci = ci->previous;
                 L->top = base - 1;
                 for (; unlikely_(nres > 0); nres--) setnilvalue(s2v(L->top++));
@@ -1589,6 +1590,7 @@ returning: /* continue the frame of [ci]; trap already set */
                 trap = 1;
             } else {
                 int nres = ci->nresults;
+                gc_stack_return(L, ci->previous);
                 L->ci = ci->previous;
                 if (nres == 0) {
                     L->top = base - 1;

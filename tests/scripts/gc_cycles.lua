@@ -188,3 +188,96 @@ local sum, count = 0, 0
 for i = 1, 20000 do sum = sum + large[i][1]; count = count + 1 end
 for i = 1, 2000 do sum = sum + large["h" .. i][1] end
 print("large table", count, sum) -- expect: large table	20000	198009000
+
+-- 9. running stacks too deep to scan in a pause: a cycle that begins
+-- while they run scans the running frame (and its varargs) at once and the
+-- frames below a slice at a time, and scans down to a frame before control
+-- returns into it. Objects held only by the frames below, by varargs, by a
+-- frame an error unwinds to, by a coroutine closed while deep, and by a
+-- local read and then overwritten with debug.setlocal, must all survive.
+-- (Each object is moved from its frame into a table made during the cycle,
+-- which a cycle never traverses, and its slot is overwritten: unless that
+-- slot was scanned before, nothing else shows the cycle the object.)
+local DEPTH = 2500
+local deep_ok = true
+local function deep(n)
+    local mine = { n = n, s = "frame " .. n } -- only this frame holds it
+    if n == 0 then
+        churn(20) -- a cycle begins while every frame below is live
+        return {}
+    end
+    local moved = deep(n - 1)
+    moved[#moved + 1] = mine
+    mine = nil
+    churn(2)
+    return moved
+end
+local moved = deep(DEPTH)
+churn(3000)
+for i, m in ipairs(moved) do
+    if m.n ~= i or m.s ~= "frame " .. i then deep_ok = false end
+end
+print("deep frames", #moved, deep_ok) -- expect: deep frames	2500	true
+
+local items = {}
+for i = 1, 20000 do items[i] = { i } end
+local function hold(...)
+    items = nil -- the values are on the stack only
+    churn(20) -- a cycle begins in a frame above the varargs
+    return { ... } -- and they are overwritten by the return
+end
+local held = hold(table.unpack(items))
+churn(3000)
+local sum = 0
+for i = 1, #held do sum = sum + held[i][1] end
+print("varargs", sum) -- expect: varargs	200010000
+
+local below = { "below" }
+local function dive(n)
+    local mine = { n }
+    if n == 0 then
+        churn(3000)
+        error({ code = 7 })
+    end
+    dive(n - 1)
+    return mine
+end
+local unwound, err = pcall(dive, DEPTH)
+churn(3000)
+print("unwound", unwound, err.code, below[1]) -- expect: unwound	false	7	below
+
+local closed_ok
+local co = coroutine.create(function()
+    local guard = { "guard" }
+    local tbc <close> = setmetatable({}, { __close = function() closed_ok = guard[1] == "guard" end })
+    local function down(n)
+        local mine = { n }
+        if n == 0 then
+            churn(3000)
+            coroutine.yield()
+            return
+        end
+        down(n - 1)
+        if mine[1] ~= n then closed_ok = false end
+    end
+    down(DEPTH)
+end)
+coroutine.resume(co)
+churn(3000)
+print("closed", coroutine.close(co), closed_ok) -- expect: closed	true	true
+
+local function reach(n)
+    local mine = { "old" .. n }
+    if n == 0 then
+        churn(1000)
+        -- the bottom frame's [mine]: copied up here, then overwritten there
+        local name, old = debug.getlocal(DEPTH + 1, 2)
+        debug.setlocal(DEPTH + 1, 2, { "new" })
+        churn(3000)
+        return name, old[1]
+    end
+    local name, v = reach(n - 1)
+    if n == DEPTH then return name, v, mine[1] end
+    return name, v
+end
+print("setlocal", reach(DEPTH)) -- expect: setlocal	mine	old2500	new
