@@ -1,10 +1,13 @@
 -- tests/run.lua — Tide's test runner. Run with stock Lua 5.4:
 --
 --   lua5.4 tests/run.lua [--bin DIR]... [--filter TEXT] [--verbose]
---                        [--gc-debug SPEC]
+--                        [--gc-debug SPEC] [--jobs N]
 --
 -- Each --bin names a build output folder (bin/Debug, bin/address-Debug, ...);
--- every suite runs against every one. Suites:
+-- every suite runs against every one. The test processes run N at a time
+-- (--jobs, default: the number of CPUs), each with a TMPDIR of its own; the
+-- results print in the same order whatever N is, each with its wall time,
+-- and the slowest ten are listed at the end. Suites:
 --   unit     the C unit-test binaries (tide-unit-tests; tide-gc-unit-tests,
 --            the collector's major heap and large-object space), one result
 --            per TEST
@@ -44,8 +47,9 @@
 --   window   each host in a real window on Xvfb for 30 frames
 --   samples  every samples/*/main.lua for a few hundred headless frames on
 --            every host, with its report checked
--- Prints one line a result and closes with "N passed, N failed"; exits
--- non-zero when anything failed.
+-- Prints one line a result, "PASS NAME (1.2 s)", and closes with "N passed,
+-- N failed"; exits non-zero when anything failed. (A process that gives
+-- several results, a unit-test binary, has its time on the last of them.)
 --
 -- Expectation comments (scripts and host tests):
 --   -- expect: TEXT            the next stdout line is TEXT (anywhere on a line;
@@ -57,7 +61,8 @@
 --                              survives a corrupt binary chunk): tide targets only
 --   -- lua: 5.4                needs Lua 5.4: not run on LuaJIT targets
 -- Host tests only:
---   -- host-args: ARGS         extra host arguments (e.g. --frames 5)
+--   -- host-args: ARGS         extra host arguments (e.g. --frames 5), shell
+--                              words: ${TMPDIR:-/tmp} is the run's own folder
 --   -- expect exit: N          exit status (default 0, or 1 with expect error)
 --   -- expect stdout: TEXT     stdout contains TEXT
 --   -- expect stderr: TEXT     stderr contains TEXT
@@ -73,7 +78,7 @@
 local TIMEOUT_SECONDS = 300
 local SAMPLE_FRAMES = 300
 
-local options = { bins = {}, filter = nil, verbose = false,
+local options = { bins = {}, filter = nil, verbose = false, jobs = nil,
                   gc_debug = "collect-every=1000,verify,poison",
                   tiny_nursery = "tiny-nursery,cycles,verify-marks,poison" }
 do
@@ -91,14 +96,24 @@ do
         elseif a == "--gc-debug" then
             i = i + 1
             options.gc_debug = arg[i]
+        elseif a == "--jobs" and math.tointeger(tonumber(arg[i + 1])) and tonumber(arg[i + 1]) > 0 then
+            i = i + 1
+            options.jobs = math.tointeger(tonumber(arg[i]))
         else
-            io.stderr:write("usage: lua5.4 tests/run.lua [--bin DIR]... [--filter TEXT] [--verbose] [--gc-debug SPEC]\n")
+            io.stderr:write("usage: lua5.4 tests/run.lua [--bin DIR]... [--filter TEXT] [--verbose] " ..
+                "[--gc-debug SPEC] [--jobs N]\n")
             os.exit(2)
         end
         i = i + 1
     end
     if #options.bins == 0 then options.bins = { "bin/Debug" } end
+    if not options.jobs then
+        local p = io.popen("nproc 2>/dev/null")
+        options.jobs = math.tointeger(tonumber(p:read("l") or "")) or 1
+        p:close()
+    end
 end
+io.stdout:setvbuf("line") -- results show as they come, also through a pipe
 
 ---------------------------------------------------------------------------
 -- Small helpers
@@ -134,23 +149,11 @@ local scratch = os.getenv("TMPDIR") or "/tmp"
 scratch = scratch .. "/tide-tests-" .. tostring(os.time()) .. "-" .. tostring(math.random(1 << 30))
 assert(os.execute("mkdir -p " .. shell_quote(scratch)))
 
--- Runs a shell command with a time limit; returns exit status, stdout, stderr.
--- [stdin_path]: the file to read as standard input (default /dev/null).
-local run_counter = 0
-local function run(command, stdin_path)
-    run_counter = run_counter + 1
-    local out = scratch .. "/out" .. run_counter
-    local err = scratch .. "/err" .. run_counter
-    local full = string.format("timeout -k 5 %d %s >%s 2>%s <%s",
-        TIMEOUT_SECONDS, command, shell_quote(out), shell_quote(err),
-        shell_quote(stdin_path or "/dev/null"))
-    local ok, how, code = os.execute(full)
-    local status = ok and 0 or code
-    if how == "signal" then status = 128 + code end
-    local stdout, stderr = read_file(out) or "", read_file(err) or ""
-    os.remove(out)
-    os.remove(err)
-    return status, stdout, stderr
+-- A fresh path in the scratch folder: [stem] and a number.
+local scratch_counter = 0
+local function scratch_path(stem)
+    scratch_counter = scratch_counter + 1
+    return scratch .. "/" .. stem .. scratch_counter
 end
 
 local function lines_of(text)
@@ -162,21 +165,176 @@ local function lines_of(text)
 end
 
 ---------------------------------------------------------------------------
--- Results
+-- Test processes and results
+--
+-- The suites do not wait for their processes: spawn() queues a command with
+-- the function that checks its outcome, and run_jobs() then runs the queue
+-- [options.jobs] processes at a time. Each runs in the background under
+-- `timeout`, with a TMPDIR of its own and its stdout and stderr in files,
+-- and ends by writing "ID STATUS START END" (times from /proc/uptime) to a
+-- FIFO that the runner reads (opened read-write: that write never waits,
+-- not even when the runner is gone). The checks run, and their results
+-- print, in the order the processes were queued: the output does not depend
+-- on the number of jobs, and a check may use what an earlier one kept (a
+-- tide-cli case's oracle run is compared with tide's run).
+--
+-- One of the N processes at a time is always the next in the queue, so that
+-- results keep coming; the other N - 1 start the heavy processes first, by
+-- a rough estimate of their weight (a sanitizer build's runs weigh four
+-- times as much), so that no long one starts near the end.
+
+local jobs = {}
+local results = nil -- the current check's results: { name =, problems = }...
+
+-- Queues [command] (a simple shell command; nil: nothing to run), whose
+-- check(status, stdout, stderr) calls report(). [label] names the process in
+-- the list of the slowest. [opts]: stdin (a file to read as standard input;
+-- default /dev/null), exclusive (a name: two processes of one name never run
+-- at the same time), weight (above 1: a heavy process, to start early; see
+-- weight()).
+local function spawn(label, command, check, opts)
+    opts = opts or {}
+    jobs[#jobs + 1] = { id = #jobs + 1, label = label, command = command, check = check,
+                        stdin = opts.stdin or "/dev/null", exclusive = opts.exclusive,
+                        weight = opts.weight or 1 }
+end
+
+-- The weight of a process that takes [base] times as long as most on a
+-- build without sanitizers, when it runs a binary of [bin].
+local function weight(base, bin)
+    local sanitized = bin:find("address", 1, true) or bin:find("thread", 1, true)
+    return sanitized and 4 * base or base
+end
+
+local function report(name, problems)
+    if options.filter and not name:find(options.filter, 1, true) then return end
+    results[#results + 1] = { name = name, problems = problems }
+end
+
+-- A result without a process (a missing binary, say), in its place in the order.
+local function report_now(name, problems)
+    spawn(name, nil, function() report(name, problems) end)
+end
+
+local function uptime()
+    local f = assert(io.open("/proc/uptime"))
+    local seconds = f:read("n")
+    f:close()
+    return seconds
+end
 
 local passed, failed = 0, 0
 local failures = {}
 
-local function report(name, problems)
-    if options.filter and not name:find(options.filter, 1, true) then return end
-    if #problems == 0 then
-        passed = passed + 1
-        print("PASS " .. name)
-    else
-        failed = failed + 1
-        print("FAIL " .. name)
-        for _, p in ipairs(problems) do print("     " .. p) end
-        failures[#failures + 1] = name
+local function print_results(job)
+    for i, r in ipairs(job.results) do
+        local time = ""
+        if job.seconds and i == #job.results then
+            time = #job.results == 1 and string.format(" (%.1f s)", job.seconds) or
+                string.format(" (%.1f s: one process gave these %d results)", job.seconds, #job.results)
+        end
+        if #r.problems == 0 then
+            passed = passed + 1
+            print("PASS " .. r.name .. time)
+        else
+            failed = failed + 1
+            print("FAIL " .. r.name .. time)
+            for _, p in ipairs(r.problems) do print("     " .. p) end
+            failures[#failures + 1] = r.name
+        end
+    end
+end
+
+local function start(job, fifo)
+    local dir = scratch .. "/job" .. job.id
+    job.out, job.err = dir .. ".out", dir .. ".err"
+    assert(os.execute(string.format("(mkdir %s; TMPDIR=%s; export TMPDIR; read t0 _ </proc/uptime; " ..
+        "timeout -k 5 %d %s >%s 2>%s <%s; " ..
+        "st=$?; read t1 _ </proc/uptime; echo \"%d $st $t0 $t1\" 1<>%s) &",
+        shell_quote(dir), shell_quote(dir), TIMEOUT_SECONDS, job.command, shell_quote(job.out),
+        shell_quote(job.err), shell_quote(job.stdin), job.id, shell_quote(fifo))))
+end
+
+-- Runs the queue (see above) and prints the results.
+local function run_jobs()
+    local fifo = scratch .. "/done"
+    assert(os.execute("mkfifo " .. shell_quote(fifo)))
+    -- read and write: the opening waits for no writer, a read never meets the end of the file
+    local done = assert(io.open(fifo, "r+"))
+    local in_order, heavy = {}, {} -- not started yet, in the order to start them
+    for _, job in ipairs(jobs) do
+        if job.command then
+            in_order[#in_order + 1] = job
+            if job.weight > 1 then heavy[#heavy + 1] = job end
+        end
+    end
+    table.sort(heavy, function(a, b) return a.weight > b.weight or a.weight == b.weight and a.id < b.id end)
+    local busy = {} -- exclusive names in use
+    -- the first job of [list] that may start now, removed from it
+    local function take(list)
+        local i = 1
+        while i <= #list do
+            local job = list[i]
+            if job.started then
+                table.remove(list, i)
+            elseif job.exclusive and busy[job.exclusive] then
+                i = i + 1
+            else
+                table.remove(list, i)
+                return job
+            end
+        end
+    end
+    local running, heavy_running, next_check = 0, 0, 1
+    while next_check <= #jobs do
+        while running < options.jobs do
+            local job = heavy_running < options.jobs - 1 and take(heavy) or take(in_order) or take(heavy)
+            if not job then break end
+            job.started = true
+            start(job, fifo)
+            running = running + 1
+            if job.weight > 1 then heavy_running = heavy_running + 1 end
+            if job.exclusive then busy[job.exclusive] = true end
+        end
+        if running > 0 then
+            local line = assert(done:read("l"))
+            local id, status, t0, t1 = line:match("^(%d+) (%d+) ([%d.]+) ([%d.]+)$")
+            local job = jobs[assert(tonumber(id), line)]
+            job.status, job.seconds = tonumber(status), tonumber(t1) - tonumber(t0)
+            running = running - 1
+            if job.weight > 1 then heavy_running = heavy_running - 1 end
+            if job.exclusive then busy[job.exclusive] = nil end
+        end
+        -- check, in the queue's order, the jobs that are done
+        while next_check <= #jobs and (jobs[next_check].status or not jobs[next_check].command) do
+            local job = jobs[next_check]
+            results = {}
+            if job.command then
+                job.check(job.status, read_file(job.out) or "", read_file(job.err) or "")
+                os.remove(job.out)
+                os.remove(job.err)
+            else
+                job.check()
+            end
+            job.results = results
+            print_results(job)
+            next_check = next_check + 1
+        end
+    end
+    done:close()
+end
+
+-- The [n] processes that took longest.
+local function print_slowest(n, seconds)
+    local timed = {}
+    for _, job in ipairs(jobs) do
+        if job.seconds then timed[#timed + 1] = job end
+    end
+    table.sort(timed, function(a, b) return a.seconds > b.seconds end)
+    print("")
+    print(string.format("%d processes, %d at a time, in %.1f s; the slowest:", #timed, options.jobs, seconds))
+    for i = 1, math.min(n, #timed) do
+        print(string.format("  %6.1f s  %s", timed[i].seconds, timed[i].label))
     end
 end
 
@@ -311,10 +469,10 @@ local function interpreters_in(bin)
     local tide = bin .. "/tide"
     if file_exists(tide) then
         found[#found + 1] = { path = tide, command = shell_quote(tide), lua54 = true, features = { tide = true } }
-        found[#found + 1] = { path = tide .. " gc-debug", lua54 = true, features = { tide = true },
+        found[#found + 1] = { path = tide .. " gc-debug", lua54 = true, features = { tide = true }, debug_modes = true,
                               command = "env TIDE_GC_DEBUG=" .. shell_quote(options.gc_debug) .. " " .. shell_quote(tide) }
         -- the smallest nursery: a nursery collection every 64 KiB
-        found[#found + 1] = { path = tide .. " tiny-nursery", lua54 = true, features = { tide = true },
+        found[#found + 1] = { path = tide .. " tiny-nursery", lua54 = true, features = { tide = true }, debug_modes = true,
                               command = "env TIDE_GC_DEBUG=" .. shell_quote(options.tiny_nursery) .. " " .. shell_quote(tide) }
     end
     local libcheck = bin .. "/tide-libcheck"
@@ -333,29 +491,38 @@ end
 local function suite_unit(bin, program)
     local binary = bin .. "/" .. program
     if not file_exists(binary) then
-        report("unit [" .. bin .. "]", { "missing " .. binary .. " (build it first)" })
+        report_now("unit [" .. bin .. "]", { "missing " .. binary .. " (build it first)" })
         return
     end
-    local status, stdout, stderr = run(shell_quote(binary))
-    local seen = 0
-    local current, details = nil, {}
-    for line in stdout:gmatch("[^\n]*") do
-        local verdict, name = line:match("^(%u%u%u%u) (%S+)$")
-        if verdict == "PASS" or verdict == "FAIL" then
-            seen = seen + 1
-            report("unit " .. name .. " [" .. bin .. "]", verdict == "PASS" and {} or details)
-            details = {}
-        elseif line:match("^  ") then
-            details[#details + 1] = line:gsub("^%s+", "")
+    spawn(binary, shell_quote(binary), function(status, stdout, stderr)
+        local seen = 0
+        local details = {}
+        for line in stdout:gmatch("[^\n]*") do
+            local verdict, name = line:match("^(%u%u%u%u) (%S+)$")
+            if verdict == "PASS" or verdict == "FAIL" then
+                seen = seen + 1
+                report("unit " .. name .. " [" .. bin .. "]", verdict == "PASS" and {} or details)
+                details = {}
+            elseif line:match("^  ") then
+                details[#details + 1] = line:gsub("^%s+", "")
+            end
         end
-    end
-    if seen == 0 or (status ~= 0 and not stdout:find("failed")) then
-        report("unit [" .. bin .. "]", { "the unit-test binary exited " .. status ..
-            " without results", "stderr:\n     | " .. excerpt(stderr) })
-    end
+        if seen == 0 or (status ~= 0 and not stdout:find("failed")) then
+            report("unit [" .. bin .. "]", { "the unit-test binary exited " .. status ..
+                " without results", "stderr:\n     | " .. excerpt(stderr) })
+        end
+    end)
 end
 
 local oracle_checked = {}
+
+-- Queues [command] as the test [name]: its run must meet the expectations [e].
+-- [heft]: its weight (see weight()).
+local function spawn_expecting(name, command, e, heft)
+    spawn(name, command, function(status, stdout, stderr)
+        report(name, check_run(e, status, stdout, stderr, true))
+    end, { weight = heft })
+end
 
 local function suite_scripts(bin)
     for _, path in ipairs(list("tests/scripts/*.lua")) do
@@ -363,8 +530,7 @@ local function suite_scripts(bin)
         local uses_extension = #e.requires > 0
         if not uses_extension and not oracle_checked[path] and selected(path .. " [oracle lua5.4]") then
             oracle_checked[path] = true
-            local status, stdout, stderr = run("lua5.4 " .. shell_quote(path))
-            report(path .. " [oracle lua5.4]", check_run(e, status, stdout, stderr, true))
+            spawn_expecting(path .. " [oracle lua5.4]", "lua5.4 " .. shell_quote(path), e)
         end
         for _, target in ipairs(interpreters_in(bin)) do
             local name = path .. " [" .. target.path .. "]"
@@ -373,8 +539,8 @@ local function suite_scripts(bin)
                 runs_here = runs_here and target.features[feature]
             end
             if runs_here and selected(name) then
-                local status, stdout, stderr = run(target.command .. " " .. shell_quote(path))
-                report(name, check_run(e, status, stdout, stderr, true))
+                spawn_expecting(name, target.command .. " " .. shell_quote(path), e,
+                    weight(target.debug_modes and 2 or 1, bin))
             end
         end
     end
@@ -390,7 +556,7 @@ local function suite_api(bin)
             local runs = { { label = path, prefix = "" } }
             local scripts = list("tests/api/*.lua")
             if driver:find("tide$") then -- on libtide: once more under the collector's debug modes
-                runs[2] = { label = path .. " gc-debug",
+                runs[2] = { label = path .. " gc-debug", debug_modes = true,
                             prefix = "env TIDE_GC_DEBUG=" .. shell_quote(options.gc_debug) .. " " }
                 for _, s in ipairs(list("tests/api/tide/*.lua")) do scripts[#scripts + 1] = s end
             end
@@ -398,14 +564,23 @@ local function suite_api(bin)
                 for _, script in ipairs(scripts) do
                     local name = script .. " [" .. r.label .. "]"
                     if selected(name) then
-                        local e = parse_expectations(script)
-                        local status, stdout, stderr = run(r.prefix .. shell_quote(path) .. " " .. shell_quote(script))
-                        report(name, check_run(e, status, stdout, stderr, true))
+                        -- the tests of tide.h make big heaps: the debug modes verify them often
+                        local base = r.debug_modes and (script:find("^tests/api/tide/") and 20 or 2) or 1
+                        spawn_expecting(name, r.prefix .. shell_quote(path) .. " " .. shell_quote(script),
+                            parse_expectations(script), weight(base, bin))
                     end
                 end
             end
         end
     end
+end
+
+-- Queues [command] as the test [name]: it must exit 0.
+local function spawn_succeeding(name, command)
+    spawn(name, command, function(status, stdout, stderr)
+        report(name, status == 0 and {} or
+            { "exit status " .. status, "output:\n     | " .. excerpt(stdout .. stderr) })
+    end)
 end
 
 local function suite_headers()
@@ -417,11 +592,7 @@ local function suite_headers()
         { "headers declare every stock export", "bash tests/headers/check_exports.sh" },
     }
     for _, c in ipairs(checks) do
-        if selected(c[1]) then
-            local status, stdout, stderr = run(c[2])
-            report(c[1], status == 0 and {} or
-                { "exit status " .. status, "output:\n     | " .. excerpt(stdout .. stderr) })
-        end
+        if selected(c[1]) then spawn_succeeding(c[1], c[2]) end
     end
 end
 
@@ -430,9 +601,7 @@ local function suite_exports(bin)
     local lib = bin .. "/libtide.so"
     local name = "libtide exports only and all of the API [" .. bin .. "]"
     if file_exists(lib) and selected(name) then
-        local status, stdout, stderr = run("bash tests/headers/check_libtide_exports.sh " .. shell_quote(lib))
-        report(name, status == 0 and {} or
-            { "exit status " .. status, "output:\n     | " .. excerpt(stdout .. stderr) })
+        spawn_succeeding(name, "bash tests/headers/check_libtide_exports.sh " .. shell_quote(lib))
     end
 end
 
@@ -443,8 +612,7 @@ local TRACE_PHASES = { idle = true, ["initial-mark"] = true, marking = true, ["f
 local TRACE_PAUSES = { minor = true, ["initial-mark"] = true, ["final-mark"] = true,
                        ["sync-major"] = true, emergency = true, ["mark-step"] = true, ["sweep-step"] = true }
 
-local function probe_problems(binary)
-    local status, stdout, stderr = run("readelf -n " .. shell_quote(binary))
+local function probe_problems(status, stdout, stderr)
     if status ~= 0 then return { "readelf -n failed (binutils):\n     | " .. excerpt(stderr) } end
     local found = {}
     for provider, name, args in stdout:gmatch("Provider: (%S+)%s+Name: (%S+)%s+Location:[^\n]*\n%s*Arguments:([^\n]*)") do
@@ -501,42 +669,50 @@ local function suite_observe(bin)
     for _, file in ipairs({ "libtide.so", "tide" }) do
         local binary = bin .. "/" .. file
         local name = "observe USDT probes [" .. binary .. "]"
-        if file_exists(binary) and selected(name) then report(name, probe_problems(binary)) end
+        if file_exists(binary) and selected(name) then
+            spawn(name, "readelf -n " .. shell_quote(binary), function(status, stdout, stderr)
+                report(name, probe_problems(status, stdout, stderr))
+            end)
+        end
     end
     local tide = bin .. "/tide"
     local name = "observe TIDE_GC_TRACE [" .. tide .. "]"
     if file_exists(tide) and selected(name) then
-        run_counter = run_counter + 1
-        local script, trace = scratch .. "/trace" .. run_counter .. ".lua", scratch .. "/trace" .. run_counter .. ".json"
+        local stem = scratch_path("trace")
+        local script, trace = stem .. ".lua", stem .. ".json"
         local f = assert(io.open(script, "wb"))
         f:write("local keep = {}\nfor i = 1, 300000 do keep[i % 64 + 1] = { i, tostring(i) } end\n",
                 "collectgarbage()\nprint('done')\n")
         f:close()
-        local status, stdout, stderr = run("env TIDE_GC_TRACE=" .. shell_quote(trace) .. " " .. shell_quote(tide) ..
-            " " .. shell_quote(script))
-        local problems = trace_problems(trace, { "minor", "sync-major" })
-        if status ~= 0 or stdout ~= "done\n" then
-            problems[#problems + 1] = "exit status " .. status .. ", stdout " .. string.format("%q", stdout) ..
-                "\n     | " .. excerpt(stderr)
-        end
-        report(name, problems)
+        spawn(name, "env TIDE_GC_TRACE=" .. shell_quote(trace) .. " " .. shell_quote(tide) .. " " .. shell_quote(script),
+            function(status, stdout, stderr)
+                local problems = trace_problems(trace, { "minor", "sync-major" })
+                if status ~= 0 or stdout ~= "done\n" then
+                    problems[#problems + 1] = "exit status " .. status .. ", stdout " ..
+                        string.format("%q", stdout) .. "\n     | " .. excerpt(stderr)
+                end
+                report(name, problems)
+            end)
     end
     for _, host in ipairs(hosts_in(bin)) do
-        name = "observe --gc-trace [" .. host.path .. "]"
+        local name = "observe --gc-trace [" .. host.path .. "]"
         if selected(name) then
-            run_counter = run_counter + 1
-            local trace = scratch .. "/host-trace" .. run_counter .. ".json"
-            local status, _, stderr = run(string.format("%s --headless --quiet --frames 60 --gc-trace %s %s",
-                shell_quote(host.path), shell_quote(trace), shell_quote("tests/host/gc_pauses_tide.lua")))
-            local problems = {}
-            if host.name == "tide" then
-                problems = trace_problems(trace, { "minor" }, 60)
-                if status ~= 0 then problems[#problems + 1] = "exit status " .. status .. "\n     | " .. excerpt(stderr) end
-            elseif status ~= 2 or not stderr:find("only the tide backend writes a collector trace", 1, true) then
-                problems[#problems + 1] = "expected a usage error (exit 2), got exit " .. status .. "\n     | " ..
-                    excerpt(stderr)
-            end
-            report(name, problems)
+            local trace = scratch_path("host-trace") .. ".json"
+            spawn(name, string.format("%s --headless --quiet --frames 60 --gc-trace %s %s",
+                shell_quote(host.path), shell_quote(trace), shell_quote("tests/host/gc_pauses_tide.lua")),
+                function(status, _, stderr)
+                    local problems = {}
+                    if host.name == "tide" then
+                        problems = trace_problems(trace, { "minor" }, 60)
+                        if status ~= 0 then
+                            problems[#problems + 1] = "exit status " .. status .. "\n     | " .. excerpt(stderr)
+                        end
+                    elseif status ~= 2 or not stderr:find("only the tide backend writes a collector trace", 1, true) then
+                        problems[#problems + 1] = "expected a usage error (exit 2), got exit " .. status ..
+                            "\n     | " .. excerpt(stderr)
+                    end
+                    report(name, problems)
+                end)
         end
     end
 end
@@ -585,29 +761,30 @@ local function suite_host(bin)
             local name = path .. " [" .. host.path .. "]"
             local wanted = not e.backends or e.backends[host.name]
             if wanted and (host.lua54 or not e.lua54_only) and selected(name) then
-                local report_dir = scratch .. "/report" .. run_counter
+                local report_dir = scratch_path("report")
                 local command = string.format("%s --headless --report %s%s %s",
                     shell_quote(host.path), shell_quote(report_dir), e.host_args, shell_quote(path))
-                local status, stdout, stderr = run(command)
-                local problems = check_run(e, status, stdout, stderr, false)
-                if e.report_rows then
-                    local rows = count_csv_rows(report_dir .. "/frames.csv")
-                    if rows ~= e.report_rows then
-                        problems[#problems + 1] = string.format("report has %s rows, expected %d",
-                            tostring(rows), e.report_rows)
+                spawn(name, command, function(status, stdout, stderr)
+                    local problems = check_run(e, status, stdout, stderr, false)
+                    if e.report_rows then
+                        local rows = count_csv_rows(report_dir .. "/frames.csv")
+                        if rows ~= e.report_rows then
+                            problems[#problems + 1] = string.format("report has %s rows, expected %d",
+                                tostring(rows), e.report_rows)
+                        end
+                        if not file_exists(report_dir .. "/summary.json") then
+                            problems[#problems + 1] = "no summary.json in the report"
+                        end
                     end
-                    if not file_exists(report_dir .. "/summary.json") then
-                        problems[#problems + 1] = "no summary.json in the report"
+                    for _, key in ipairs(e.report_positive) do
+                        local value = report_value(report_dir, key)
+                        if not value or value <= 0 then
+                            problems[#problems + 1] = string.format("report's %s is %s, expected above 0",
+                                key, tostring(value))
+                        end
                     end
-                end
-                for _, name in ipairs(e.report_positive) do
-                    local value = report_value(report_dir, name)
-                    if not value or value <= 0 then
-                        problems[#problems + 1] = string.format("report's %s is %s, expected above 0",
-                            name, tostring(value))
-                    end
-                end
-                report(name, problems)
+                    report(name, problems)
+                end)
             end
         end
     end
@@ -625,15 +802,16 @@ local function suite_cli(bin)
         for _, c in ipairs(cases) do
             local name = "cli " .. c[1] .. " [" .. host.path .. "]"
             if selected(name) then
-                local status, _, stderr = run(c[2])
-                local problems = {}
-                if status ~= c[3] then
-                    problems[#problems + 1] = string.format("exit status %d, expected %d", status, c[3])
-                end
-                if not stderr:lower():find(c[4], 1, true) then
-                    problems[#problems + 1] = "stderr lacks '" .. c[4] .. "':\n     | " .. excerpt(stderr)
-                end
-                report(name, problems)
+                spawn(name, c[2], function(status, _, stderr)
+                    local problems = {}
+                    if status ~= c[3] then
+                        problems[#problems + 1] = string.format("exit status %d, expected %d", status, c[3])
+                    end
+                    if not stderr:lower():find(c[4], 1, true) then
+                        problems[#problems + 1] = "stderr lacks '" .. c[4] .. "':\n     | " .. excerpt(stderr)
+                    end
+                    report(name, problems)
+                end)
             end
         end
     end
@@ -663,12 +841,12 @@ local function write_file(path, content)
     f:close()
 end
 
-local function run_cli_case(case, program)
-    run_counter = run_counter + 1
-    local dir = scratch .. "/cli" .. run_counter
+-- Queues [case] run by [program] as the process [label]; check as spawn's.
+local function spawn_cli_case(label, case, program, check)
+    local dir = scratch_path("cli")
     assert(os.execute("mkdir -p " .. shell_quote(dir)))
     for name, content in pairs(case.files or {}) do write_file(dir .. "/" .. name, content) end
-    local stdin_path = scratch .. "/cli-stdin" .. run_counter
+    local stdin_path = dir .. ".stdin"
     write_file(stdin_path, case.stdin or "")
     local words = { "cd", shell_quote(dir), "&&", "exec", CLI_CLEAN_ENV }
     local names = {}
@@ -677,7 +855,7 @@ local function run_cli_case(case, program)
     for _, k in ipairs(names) do words[#words + 1] = k .. "=" .. shell_quote(case.env[k]) end
     words[#words + 1] = shell_quote(program)
     for _, a in ipairs(case.args or {}) do words[#words + 1] = shell_quote(a) end
-    return run("sh -c " .. shell_quote(table.concat(words, " ")), stdin_path)
+    spawn(label, "sh -c " .. shell_quote(table.concat(words, " ")), check, { stdin = stdin_path })
 end
 
 local function check_cli_case(case, program, status, stdout, stderr)
@@ -718,21 +896,25 @@ local function suite_tide_cli(bin)
         local oracle_name = "tide-cli " .. case.name .. " [oracle lua5.4]"
         local uses_oracle = case.oracle ~= false and with_oracle and selected(oracle_name)
         if selected(name) or uses_oracle then
-            local status, stdout, stderr = run_cli_case(case, tide)
-            report(name, check_cli_case(case, tide, status, stdout, stderr))
+            local stdout, stderr -- tide's, for the oracle's check (which comes after)
+            spawn_cli_case(name, case, tide, function(status, out, err)
+                stdout, stderr = out, err
+                report(name, check_cli_case(case, tide, status, stdout, stderr))
+            end)
             if uses_oracle then
-                local ostatus, ostdout, ostderr = run_cli_case(case, "lua5.4")
-                local problems = check_cli_case(case, "lua5.4", ostatus, ostdout, ostderr)
-                if case.same ~= false then
-                    local function neutral(text, program) return replace_plain(text, program, "PROG") end
-                    if neutral(stdout, tide) ~= neutral(ostdout, "lua5.4") then
-                        problems[#problems + 1] = "stdout differs from tide's:\n     | " .. excerpt(stdout)
+                spawn_cli_case(oracle_name, case, "lua5.4", function(ostatus, ostdout, ostderr)
+                    local problems = check_cli_case(case, "lua5.4", ostatus, ostdout, ostderr)
+                    if case.same ~= false then
+                        local function neutral(text, program) return replace_plain(text, program, "PROG") end
+                        if neutral(stdout, tide) ~= neutral(ostdout, "lua5.4") then
+                            problems[#problems + 1] = "stdout differs from tide's:\n     | " .. excerpt(stdout)
+                        end
+                        if neutral(stderr, tide) ~= neutral(ostderr, "lua5.4") then
+                            problems[#problems + 1] = "stderr differs from tide's:\n     | " .. excerpt(stderr)
+                        end
                     end
-                    if neutral(stderr, tide) ~= neutral(ostderr, "lua5.4") then
-                        problems[#problems + 1] = "stderr differs from tide's:\n     | " .. excerpt(stderr)
-                    end
-                end
-                report(oracle_name, problems)
+                    report(oracle_name, problems)
+                end)
             end
         end
     end
@@ -746,19 +928,21 @@ local function suite_window(bin)
         local name = "window 30 frames under Xvfb [" .. host.path .. "]"
         if selected(name) then
             if not have_xvfb then
-                report(name, { "xvfb-run is missing (Debian package xvfb; ./build.sh deps installs it)" })
+                report_now(name, { "xvfb-run is missing (Debian package xvfb; ./build.sh deps installs it)" })
             else
-                local report_dir = scratch .. "/window" .. run_counter
-                local status, _, stderr = run(string.format(
+                local report_dir = scratch_path("window")
+                -- one at a time: two `xvfb-run -a` started together can pick the same display
+                spawn(name, string.format(
                     "env ASAN_OPTIONS=detect_leaks=0 xvfb-run -a %s --window --frames 30 --report %s samples/shooter",
-                    shell_quote(host.path), shell_quote(report_dir)))
-                local problems = {}
-                if status ~= 0 then
-                    problems[#problems + 1] = "exit status " .. status .. "\n     | " .. excerpt(stderr)
-                end
-                local rows = count_csv_rows(report_dir .. "/frames.csv")
-                if rows ~= 30 then problems[#problems + 1] = "frames.csv has " .. tostring(rows) .. " rows" end
-                report(name, problems)
+                    shell_quote(host.path), shell_quote(report_dir)), function(status, _, stderr)
+                        local problems = {}
+                        if status ~= 0 then
+                            problems[#problems + 1] = "exit status " .. status .. "\n     | " .. excerpt(stderr)
+                        end
+                        local rows = count_csv_rows(report_dir .. "/frames.csv")
+                        if rows ~= 30 then problems[#problems + 1] = "frames.csv has " .. tostring(rows) .. " rows" end
+                        report(name, problems)
+                    end, { exclusive = "xvfb" })
             end
         end
     end
@@ -770,26 +954,27 @@ local function suite_samples(bin)
         for _, host in ipairs(hosts_in(bin)) do
             local name = folder .. " headless " .. SAMPLE_FRAMES .. " frames [" .. host.path .. "]"
             if selected(name) then
-                local report_dir = scratch .. "/sample" .. run_counter
-                local status, stdout, stderr = run(string.format(
-                    "%s --headless --frames %d --seed 3 --report %s %s",
-                    shell_quote(host.path), SAMPLE_FRAMES, shell_quote(report_dir), shell_quote(folder)))
-                local problems = {}
-                if status ~= 0 then
-                    problems[#problems + 1] = "exit status " .. status .. "\n     | " .. excerpt(stderr)
-                end
-                local rows = count_csv_rows(report_dir .. "/frames.csv")
-                if rows ~= SAMPLE_FRAMES then
-                    problems[#problems + 1] = "frames.csv has " .. tostring(rows) .. " rows"
-                end
-                local summary = read_file(report_dir .. "/summary.json") or ""
-                if not summary:find('"frames"%s*:%s*' .. SAMPLE_FRAMES) then
-                    problems[#problems + 1] = "summary.json does not record " .. SAMPLE_FRAMES .. " frames"
-                end
-                if not stdout:find("p99", 1, true) then
-                    problems[#problems + 1] = "no frame-time summary on stdout"
-                end
-                report(name, problems)
+                local report_dir = scratch_path("sample")
+                spawn(name, string.format("%s --headless --frames %d --seed 3 --report %s %s",
+                    shell_quote(host.path), SAMPLE_FRAMES, shell_quote(report_dir), shell_quote(folder)),
+                    function(status, stdout, stderr)
+                        local problems = {}
+                        if status ~= 0 then
+                            problems[#problems + 1] = "exit status " .. status .. "\n     | " .. excerpt(stderr)
+                        end
+                        local rows = count_csv_rows(report_dir .. "/frames.csv")
+                        if rows ~= SAMPLE_FRAMES then
+                            problems[#problems + 1] = "frames.csv has " .. tostring(rows) .. " rows"
+                        end
+                        local summary = read_file(report_dir .. "/summary.json") or ""
+                        if not summary:find('"frames"%s*:%s*' .. SAMPLE_FRAMES) then
+                            problems[#problems + 1] = "summary.json does not record " .. SAMPLE_FRAMES .. " frames"
+                        end
+                        if not stdout:find("p99", 1, true) then
+                            problems[#problems + 1] = "no frame-time summary on stdout"
+                        end
+                        report(name, problems)
+                    end, { weight = weight(5, bin) })
             end
         end
     end
@@ -800,7 +985,7 @@ end
 suite_headers()
 for _, bin in ipairs(options.bins) do
     if #hosts_in(bin) == 0 then
-        report("build [" .. bin .. "]", { "no host binary in " .. bin .. " (build it first)" })
+        report_now("build [" .. bin .. "]", { "no host binary in " .. bin .. " (build it first)" })
     end
     suite_unit(bin, "tide-unit-tests")
     suite_unit(bin, "tide-gc-unit-tests")
@@ -815,6 +1000,9 @@ for _, bin in ipairs(options.bins) do
     suite_samples(bin)
 end
 
+local began = uptime()
+run_jobs()
+if #jobs > 0 then print_slowest(10, uptime() - began) end
 os.execute("rm -rf " .. shell_quote(scratch))
 
 if #failures > 0 then

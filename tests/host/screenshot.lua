@@ -1,11 +1,13 @@
 -- --screenshot works headless: frame 1 is saved as a PNG, and at frame 2
 -- the game reads the file back and checks its PNG header and size.
--- host-args: --frames 3 --quiet --screenshot 1:/tmp/tide-host-test-screenshot.png
+-- The file is in the run's own TMPDIR (tests/run.lua gives each run one), so
+-- that runs on several hosts at once do not share it.
+-- host-args: --frames 3 --quiet --screenshot "1:${TMPDIR:-/tmp}/tide-host-test-screenshot.png"
 -- expect report rows: 3
 -- expect: screenshot 1280x720
 local engine = require("engine")
 
-local path = "/tmp/tide-host-test-screenshot.png"
+local path = (os.getenv("TMPDIR") or "/tmp") .. "/tide-host-test-screenshot.png"
 os.remove(path)
 
 local function be32(s, at)
