@@ -4,8 +4,9 @@
 #   ./build.sh play     install what is missing, build, play the shooter
 #                       (a window when a display exists, 600 headless frames
 #                       otherwise) and print its frame and GC-pause report
-#   ./build.sh test     install what is missing, build (debug and
-#                       AddressSanitizer+UBSan) and run the whole test suite
+#   ./build.sh test     install what is missing, build (debug,
+#                       AddressSanitizer+UBSan and ThreadSanitizer) and run
+#                       the whole test suite
 #   ./build.sh compare [ARGS]  every sample on every backend and GC setting,
 #                       interleaved; writes reports/compare/comparison.md and
 #                       report.html (tools/README.md; ~10 minutes)
@@ -17,6 +18,8 @@
 #                       tide and lua5.4 hosts with tide's pauses by kind;
 #                       writes reports/bench-gc.md (tools/README.md; ~4-5
 #                       minutes, --quick ~1)
+#   ./build.sh tsan     the concurrent collector's programs under ThreadSanitizer
+#                       (part of `test`; about 2 minutes with the build)
 #   ./build.sh deps     only install what is missing
 #   ./build.sh build [debug|release] [address|thread]
 #
@@ -96,9 +99,45 @@ play() {
     echo "build.sh: per-frame data in reports/shooter-tide/frames.csv, summary in summary.json"
 }
 
+# The concurrent collector under ThreadSanitizer: the programs that make
+# the worker thread mark while the program mutates the heap hardest, with
+# cycles back to back on the tiny nursery. (The whole suite under TSan takes
+# over an hour on two cores; these take about a minute.) TSan's report makes
+# a program exit 66.
+TSAN_PROGRAMS=(
+    "tide tests/scripts/gc_cycles.lua"
+    "tide tests/scripts/gc_weak_tables.lua"
+    "tide tests/scripts/gc_finalizers.lua"
+    "tide tests/scripts/gc_moving_identity.lua"
+    "tide tests/stress/mutate_during_mark.lua 40"
+    "tide-api-tests-tide tests/api/tide/handles.lua"
+    "tide-api-tests-tide tests/api/tide/deep_stack.lua"
+    "tide-api-tests-tide tests/api/tide/thread_touch.lua"
+)
+run_tsan() {
+    build debug thread
+    local passed=0 failed=0 out
+    out=$(mktemp)
+    for p in "${TSAN_PROGRAMS[@]}"; do
+        # shellcheck disable=SC2086
+        if TIDE_GC_DEBUG=cycles,tiny-nursery bin/thread-Debug/$p >"$out" 2>&1; then
+            echo "PASS $p [bin/thread-Debug, ThreadSanitizer]"
+            passed=$((passed + 1))
+        else
+            echo "FAIL $p [bin/thread-Debug, ThreadSanitizer]"
+            sed 's/^/     | /' "$out" | head -60
+            failed=$((failed + 1))
+        fi
+    done
+    rm -f "$out"
+    echo "tsan: $passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+}
+
 run_tests() {
     build debug default
     build debug address
+    run_tsan
     lua5.4 tests/run.lua --bin bin/Debug --bin bin/address-Debug
 }
 
@@ -106,6 +145,7 @@ case "${1:-}" in
     deps) deps ;;
     play) deps; play ;;
     test) deps; run_tests ;;
+    tsan) deps; run_tsan ;;
     compare) deps; build release default; shift; lua5.4 tools/compare.lua "$@" ;;
     bench) deps; build release default; shift; lua5.4 tools/bench_core.lua "$@" ;;
     bench-gc) deps; build release default; shift; lua5.4 tools/bench_gc.lua "$@" ;;
