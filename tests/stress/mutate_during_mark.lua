@@ -36,7 +36,7 @@ local function add_key()
     index[k] = { check = k.check }
     indexed = indexed + 1
 end
-for _ = 1, N do add_key() end
+for _ = 1, N // 8 do add_key() end
 
 -- moves [k] nodes onto the stack (recursion), clears their slots in the
 -- graph while they are there, and puts them back
