@@ -238,6 +238,7 @@ static int pause_kind(int tide_kind)
     case TIDE_GC_PAUSE_EMERGENCY: return RECORDER_PAUSE_EMERGENCY;
     case TIDE_GC_PAUSE_MARK_STEP: return RECORDER_PAUSE_MARK_STEP;
     case TIDE_GC_PAUSE_SWEEP_STEP: return RECORDER_PAUSE_SWEEP_STEP;
+    case TIDE_GC_PAUSE_STACK_STEP: return RECORDER_PAUSE_STACK_STEP;
     default: return RECORDER_PAUSE_OTHER;
     }
 }

@@ -184,7 +184,7 @@ const recorder_Pause *recorder_pause(const recorder_PauseLog *log, size_t i)
 const char *recorder_pause_kind_name(int kind)
 {
     static const char *const names[RECORDER_PAUSE_KIND_COUNT] = {
-        "minor", "initial-mark", "final-mark", "sync-major", "emergency", "mark-step", "sweep-step", "other",
+        "minor", "initial-mark", "final-mark", "sync-major", "emergency", "mark-step", "sweep-step", "stack-step", "other",
     };
     return kind >= 0 && kind < RECORDER_PAUSE_KIND_COUNT ? names[kind] : "other";
 }

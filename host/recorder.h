@@ -56,6 +56,7 @@ typedef enum recorder_PauseKind {
     RECORDER_PAUSE_EMERGENCY,     /* "emergency": forced by the heap limit */
     RECORDER_PAUSE_MARK_STEP,     /* "mark-step": marking on the program's thread */
     RECORDER_PAUSE_SWEEP_STEP,    /* "sweep-step": lazy sweeping on the program's thread */
+    RECORDER_PAUSE_STACK_STEP,    /* "stack-step": a deep stack looked at ahead of a nursery collection */
     RECORDER_PAUSE_OTHER,         /* "other": a kind this host does not know */
     RECORDER_PAUSE_KIND_COUNT
 } recorder_PauseKind;
@@ -162,7 +163,7 @@ void recorder_add_pause(recorder_PauseLog *log, const recorder_Pause *pause);
 void recorder_reserve_pauses(recorder_PauseLog *log);
 const recorder_Pause *recorder_pause(const recorder_PauseLog *log, size_t i);
 /* "minor", "initial-mark", "final-mark", "sync-major", "emergency", "mark-step", "sweep-step",
- * "other". */
+ * "stack-step", "other". */
 const char *recorder_pause_kind_name(int kind);
 /* Per-kind distributions of the first [count] pauses of [log]. */
 void recorder_pause_stats(const recorder_PauseLog *log, size_t count,

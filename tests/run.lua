@@ -610,7 +610,8 @@ local PROBES = { gc__begin = 1, gc__end = 3, phase__change = 2, heap__limit = 1 
 local TRACE_PHASES = { idle = true, ["initial-mark"] = true, marking = true, ["final-mark"] = true,
                        sweeping = true, ["sync-major"] = true }
 local TRACE_PAUSES = { minor = true, ["initial-mark"] = true, ["final-mark"] = true,
-                       ["sync-major"] = true, emergency = true, ["mark-step"] = true, ["sweep-step"] = true }
+                       ["sync-major"] = true, emergency = true, ["mark-step"] = true, ["sweep-step"] = true,
+                       ["stack-step"] = true }
 
 local function probe_problems(status, stdout, stderr)
     if status ~= 0 then return { "readelf -n failed (binutils):\n     | " .. excerpt(stderr) } end

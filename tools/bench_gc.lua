@@ -26,7 +26,7 @@ local WORLD_SETTINGS = {
     { name = "lua5.4 generational", binary = "tidehost-lua54", args = { "--gc", "generational" } },
 }
 -- The pause kinds tide reports (host/README.md, "Pauses"), in this order.
-local PAUSE_KINDS = { "minor", "initial-mark", "final-mark", "sync-major", "emergency", "mark-step", "sweep-step", "other" }
+local PAUSE_KINDS = { "minor", "initial-mark", "final-mark", "sync-major", "emergency", "mark-step", "sweep-step", "stack-step", "other" }
 
 ---------------------------------------------------------------------------
 -- Utilities

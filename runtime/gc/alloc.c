@@ -169,6 +169,43 @@ static GCObject *new_old(lua_State *L, GCState *gc, int tt, size_t size)
 
 /* --- young objects: the slow path of gc_new ------------------------------------------ */
 
+/* Between two nursery collections the fast path stops every CHECKPOINT_BYTES
+ * allocated, so that the slow path can take work out of the next
+ * collection's pause: it raises the running stack's young floor over the
+ * slots below the running frame that hold nothing young, for at most
+ * STACK_STEP_MAX_NS a time (minor.c). A stack left deep below its running
+ * frame — a million values moved onto it — is then looked at a slice at a
+ * time before the collection comes, every CHECKPOINT_BYTES_BEHIND while
+ * slots are left, instead of in the collection's pause. */
+#define CHECKPOINT_BYTES ((size_t)64 * 1024)
+#define CHECKPOINT_BYTES_BEHIND ((size_t)8 * 1024)
+#define STACK_STEP_MAX_NS ((uint64_t)200 * 1000)
+
+static void checkpoint(lua_State *L, GCState *gc)
+{
+    Nursery *ns = &gc->nursery;
+    size_t used = gc_nursery_used(gc);
+    if (used < ns->checkpoint) return;
+    int behind = gc_raise_young_floor(L, STACK_STEP_MAX_NS);
+    ns->checkpoint = used + (behind ? CHECKPOINT_BYTES_BEHIND : CHECKPOINT_BYTES);
+    gc_note_oversized_stack(L); /* shrunk before a collection clears it all */
+    gc_nursery_note_start(gc);
+}
+
+/* The budget is spent: if slots below the running frame are still to be
+ * looked at (a stack made deep just before), the collection waits for
+ * them while the nursery has room past its budget, CHECKPOINT_BYTES_BEHIND
+ * at a time; 1 if it does. */
+static int wait_for_stack(lua_State *L, GCState *gc)
+{
+    Nursery *ns = &gc->nursery;
+    size_t region = (size_t)(ns->hi - ns->lo);
+    if (ns->budget + CHECKPOINT_BYTES_BEHIND > region || !gc_raise_young_floor(L, STACK_STEP_MAX_NS)) return 0;
+    ns->budget += CHECKPOINT_BYTES_BEHIND;
+    ns->checkpoint = gc_nursery_used(gc) + CHECKPOINT_BYTES_BEHIND;
+    return 1;
+}
+
 /* The fast path's end after the slow path took from the window: the
  * window's end, capped by the nursery's budget and the memory limit;
  * closed (every allocation comes here) while TIDE_GC_DEBUG counts
@@ -180,7 +217,9 @@ static void set_fast_limit(GCState *gc)
     if (gc->collect_every != 0) {
         end = g->alloc_ptr;
     } else {
-        size_t room = gc_nursery_room(gc);
+        size_t room = gc_nursery_room(gc), used = gc_nursery_used(gc);
+        size_t to_checkpoint = gc->nursery.checkpoint > used ? gc->nursery.checkpoint - used : 0;
+        if (to_checkpoint < room) room = to_checkpoint;
         if (gc->limit != 0) {
             size_t total = gc_total(gc);
             size_t below_limit = gc->limit > total ? gc->limit - total : 0;
@@ -207,7 +246,9 @@ static GCObject *take_young(GCState *gc, size_t n)
  * pinned, or the limit is reached): the object is then born old. */
 static GCObject *young_slow(lua_State *L, GCState *gc, size_t n)
 {
+    checkpoint(L, gc);
     GCObject *o = take_young(gc, n);
+    while (o == NULL && gc_may_collect(gc) && wait_for_stack(L, gc)) o = take_young(gc, n);
     if (o != NULL || !gc_may_collect(gc)) return o;
     gc_minor(L, GC_REASON_ALLOCATION, 0);
     maybe_collect_full(L, gc);

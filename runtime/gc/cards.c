@@ -105,9 +105,22 @@ static void fold_into_cards(GCState *gc)
     gc->rs_nslots = 0;
 }
 
+void gc_rs_recent_clear(GCState *gc)
+{
+    memset(gc->rs_recent, 0, sizeof gc->rs_recent);
+}
+
 void gc_remember_slot(GCState *gc, Part *p, void *slot)
 {
     if (p->hdr.age == GC_SPACE_NURSERY) return;
+    /* The same entry logged since the log was last emptied or rewritten
+     * is there still (or in a card it was folded into): a program that
+     * stores fresh objects into the same few old slots all the time (a
+     * scratch table promoted long ago) would otherwise log every store,
+     * and the next collection would visit each. */
+    uintptr_t part = (uintptr_t)p | p->pad;
+    RememberedSlot *recent = &gc->rs_recent[((uintptr_t)slot >> 4) * 0x9E3779B97F4A7C15ull >> 56];
+    if (recent->slot == slot && recent->part == part) return;
     if (gc->rs_nslots == gc->rs_slots_cap) {
         if (gc->rs_nslots >= RS_MAX_SLOTS) {
             fold_into_cards(gc);
@@ -117,8 +130,9 @@ void gc_remember_slot(GCState *gc, Part *p, void *slot)
         }
     }
     RememberedSlot *e = &gc->rs_slots[gc->rs_nslots++];
-    e->part = (uintptr_t)p | p->pad;
+    e->part = part;
     e->slot = slot;
+    *recent = *e;
 }
 
 void gc_remember_object(GCState *gc, GCObject *o)
@@ -205,6 +219,7 @@ void gc_free_released(GCState *gc)
 
 void gc_remembered_filter(GCState *gc)
 {
+    gc_rs_recent_clear(gc);
     size_t kept = 0;
     for (size_t i = 0; i < gc->rs_nslots; i++) {
         RememberedSlot e = gc->rs_slots[i];
@@ -225,6 +240,7 @@ void gc_remembered_filter(GCState *gc)
 
 void gc_remembered_filter_part(GCState *gc, const Part *p)
 {
+    gc_rs_recent_clear(gc);
     size_t kept = 0;
     for (size_t i = 0; i < gc->rs_nslots; i++)
         if (rs_part(gc->rs_slots[i]) != p) gc->rs_slots[kept++] = gc->rs_slots[i];

@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "gc_internal.h"
+#include "../vm/calls.h"
 
 /* How far gc_debt is pushed below zero when a step cannot collect now
  * (stopped, or inside a finalizer), so the VM does not call again at once. */
@@ -59,6 +60,7 @@ void gc_set_debt(GCState *gc)
          * nursery collection, whatever survived it */
         if (gc->eager_step_pending) due = 0;
     }
+    if (gc->stack_shrink_pending) due = 0;
     if (gc->stopped)
         gc->g->gc_debt = -(intptr_t)GC_STOPPED_DISTANCE;
     else
@@ -102,6 +104,10 @@ void gc_finish_mark(GCState *gc)
     /* 1 */
     gc_propagate(gc);
     gc_converge_ephemerons(gc);
+    if (gc_mark_held_parts(gc)) {
+        gc_propagate(gc);
+        gc_converge_ephemerons(gc);
+    }
     /* 2 */
     size_t wfrom = gc->weak.n, afrom = gc->allweak.n;
     gc_clear_by_values(gc, 0, 0);
@@ -213,6 +219,10 @@ void gc_step(lua_State *L)
     if (!gc_may_collect(gc) || gc->fin_running > 0) {
         gc->g->gc_debt = -(intptr_t)GC_STEP_DELAY;
         return;
+    }
+    if (gc->stack_shrink_pending) { /* (minor.c, scan_thread) */
+        gc->stack_shrink_pending = 0;
+        call_shrinkstack(L);
     }
     if (gc_cycles_on(gc)) {
         gc_scrub_stack();

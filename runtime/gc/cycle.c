@@ -117,7 +117,7 @@ int gc_weak_metatable(lua_State *L, Table *mt)
  * million values moved onto it make a pause of tens of milliseconds. Only
  * the frames that may change before control returns below the running one
  * need scanning in the pause: the running frame, and its varargs, which its
- * return and its tail calls overwrite (frame_lowest). The slots below — the
+ * return and its tail calls overwrite (gc_frame_lowest). The slots below — the
  * frames of its callers — change only once control returns into them (a
  * return, an error caught, a thread reset: gc_stack_return scans down to
  * the frame first) or through an open upvalue (the snapshot barrier of
@@ -126,19 +126,6 @@ int gc_weak_metatable(lua_State *L, Table *mt)
  * at safe points and in idle time; the final pause waits for them. */
 #define PARTIAL_STACK_MIN ((size_t)4096) /* fewer slots below: scan it all now */
 #define STACK_SLICE_SLOTS ((size_t)4096) /* between two looks at the clock */
-
-/* The lowest slot the frame of [ci] may write before it returns. */
-static size_t frame_lowest(lua_State *L, CallInfo *ci)
-{
-    StkId f = ci->func;
-    if (isLua(ci)) {
-        /* (before its OP_VARARGPREP, nextraargs may be stale: subtracting
-         * it only scans more) */
-        const Proto *p = ci_func(ci)->p;
-        if (p->is_vararg) f -= ci->u.l.nextraargs + p->numparams + 1;
-    }
-    return f > L->stack ? (size_t)(f - L->stack) : 0;
-}
 
 /* Scan [th]'s slots from [lo] to its floor, which drops to [lo]. */
 static void lower_floor(GCState *gc, lua_State *th, size_t lo)
@@ -181,8 +168,11 @@ static void drop_partial_stacks(GCState *gc)
 
 void gc_stack_return_(lua_State *L, CallInfo *ci)
 {
+    size_t low = gc_frame_lowest(L, ci);
+    gc_young_lower(L, low);
+    if (L->gc_floor == 0) return;
     GCState *gc = gc_state(L);
-    lower_floor(gc, L, frame_lowest(L, ci));
+    lower_floor(gc, L, low);
     feed_if_full(gc);
 }
 
@@ -201,7 +191,7 @@ static void scan_thread_now(GCState *gc, lua_State *th)
 static void scan_running_thread(GCState *gc, lua_State *th)
 {
     if (th->gc_scanned == gc->g->gc_cycle) return;
-    size_t low = th->stack != NULL ? frame_lowest(th, th->ci) : 0;
+    size_t low = th->stack != NULL ? gc_frame_lowest(th, th->ci) : 0;
     if (low < PARTIAL_STACK_MIN || !gc_vec_push(gc, &gc->partial_stacks, th)) {
         scan_thread_now(gc, th);
         return;

@@ -665,6 +665,7 @@ static void fix_strings(const Evac *ev)
 static void fix_remembered(const Evac *ev)
 {
     GCState *gc = ev->gc;
+    gc_rs_recent_clear(gc); /* (entries move) */
     for (size_t i = 0; i < gc->rs_nslots; i++) {
         RememberedSlot *e = &gc->rs_slots[i];
         Part *p = rs_part(*e);

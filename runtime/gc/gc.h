@@ -251,10 +251,34 @@ TIDE_INTERNAL int gc_weak_metatable(lua_State *L, struct Table *mt);
  * return, an error caught, a thread reset), or the program is about to
  * write a slot of [ci]'s frame (lua_setlocal): if a cycle has not yet
  * scanned the slots [ci]'s frame may write, it does now (state.h,
- * gc_floor). One load and a predicted branch otherwise. Never collects,
- * never raises. */
-#define gc_stack_return(L, ci) (luai_unlikely((L)->gc_floor != 0) ? gc_stack_return_((L), (ci)) : (void)0)
+ * gc_floor), and if they reach into what the stack's young floor and gap
+ * say is clean, those drop to them (state.h, young_floor). A few loads and predicted branches
+ * otherwise. Never collects, never raises.
+ * Comparing the top of the clean gap with the frame's function slot
+ * suffices: the
+ * frame's registers lie above that slot, and a vararg frame writes below it
+ * (into its extra arguments) only in a tail call, which lowers the floor
+ * itself (gc_stack_write), or through lua_setlocal, which calls
+ * gc_stack_return_ whatever the slot; its results land in its caller's
+ * frame after the return into the caller was checked. */
+#define gc_stack_return(L, ci) \
+    (luai_unlikely((L)->gc_floor != 0 || (size_t)((ci)->func - (L)->stack) < (L)->young_gap_hi) \
+         ? gc_stack_return_((L), (ci)) \
+         : (void)0)
 TIDE_INTERNAL void gc_stack_return_(lua_State *L, CallInfo *ci);
+/* The running frame of [L] is about to write [slot], below its function
+ * slot (a vararg function's tail call moves the callee down to where the
+ * caller's function was): the clean stretches drop below it first. */
+#define gc_stack_write(L, slot) \
+    ((size_t)((slot) - (L)->stack) < (L)->young_gap_hi ? gc_young_lower((L), (size_t)((slot) - (L)->stack)) : (void)0)
+/* Nothing from slot [low] of [L]'s stack up is known clean any more. */
+static inline void gc_young_lower(lua_State *L, size_t low)
+{
+    if (low >= L->young_gap_hi) return;
+    L->young_gap_hi = (uint32_t)low;
+    if (L->young_gap_lo > low) L->young_gap_lo = (uint32_t)low;
+    if (L->young_floor > low) L->young_floor = (uint32_t)low;
+}
 
 /* lua_resume is about to run / has stopped running [L]: a cycle's initial
  * pause scans the stacks of the threads in between (they run again

@@ -130,6 +130,12 @@ typedef struct GCVec {
 #define WEAK_KEYS 1
 #define WEAK_VALUES 2
 
+/* Entries of the slot log's filter of repeats (GCState.rs_recent). */
+#define GC_RS_RECENT 256
+
+/* Object starts a nursery notes between collections (Nursery.starts). */
+#define GC_NURSERY_STARTS 128
+
 /* The nursery's region and allocation windows (nursery.c). Free space is
  * a list of fragments, each starting with a filler whose second word links
  * the next fragment (lowest address first). */
@@ -148,6 +154,13 @@ typedef struct Nursery {
                                pause target's estimate, gc_nursery_adapt */
     double ns_per_byte;     /* smoothed cost of a collection's copying and
                                scanning per byte allocated; 0 = not yet known */
+    size_t checkpoint;      /* bytes used at which the allocation slow path
+                               next does work between collections (alloc.c) */
+    /* Addresses where objects began, ascending, noted by the slow path since
+     * the last collection: the conservative scan walks the region from the
+     * nearest one below a word instead of from its start. */
+    char *starts[GC_NURSERY_STARTS];
+    size_t nstarts;
 } Nursery;
 
 /* A slot-log entry (cards.c): [slot] of the old table storage at [part],
@@ -192,6 +205,11 @@ typedef struct GCState {
     /* the remembered set (cards.c) */
     RememberedSlot *rs_slots; /* the slot log */
     size_t rs_nslots, rs_slots_cap;
+    /* entries logged lately, by a hash of the slot: a slot stored into
+     * again and again between two nursery collections is logged once
+     * (cards.c, gc_remember_slot); cleared whenever the log loses or
+     * rewrites entries */
+    RememberedSlot rs_recent[GC_RS_RECENT];
     GCVec rs_objects;       /* the object log (GCF_REMEMBERED objects) */
     GCVec dirty_blocks;     /* major blocks with dirty cards (MajorBlock.listed) */
     int dirty_blocks_lost;  /* a block could not be listed: visit them all */
@@ -228,6 +246,7 @@ typedef struct GCState {
     int fin_running;        /* finalizers running (nesting depth) */
     uint64_t collections;   /* completed full collections */
     uint64_t minors;        /* completed nursery collections */
+    size_t held_parts_marked; /* gc_mark_held_parts' count (roots.c) */
 
     /* --- evacuation (evacuate.c) --- */
     uint8_t sync_requested; /* lua_gc(LUA_GCCOLLECT) asked for the next full
@@ -249,6 +268,9 @@ typedef struct GCState {
     uint8_t cycles_eager;   /* TIDE_GC_DEBUG=cycles: start a cycle at every
                                safe point where none runs (tests) */
     uint8_t eager_step_pending; /* ... and step after every nursery collection */
+    uint8_t stack_shrink_pending; /* the running thread's stack is far larger
+                                     than it uses: gc_step shrinks it, since
+                                     each nursery collection clears it all */
     GCVec partial_stacks;   /* threads whose gc_floor is not 0 (or was not,
                                until the last look: the list is pruned lazily) */
     GCVec resume_chain;     /* threads inside lua_resume, outermost first: they
@@ -358,6 +380,8 @@ TIDE_INTERNAL void gc_spaces_destroy(GCState *gc);
  * no nursery could be had. */
 TIDE_INTERNAL int gc_nursery_create(GCState *gc, size_t size);
 TIDE_INTERNAL void gc_nursery_destroy(GCState *gc);
+/* Note that an object begins at the allocation pointer (the slow path). */
+TIDE_INTERNAL void gc_nursery_note_start(GCState *gc);
 /* Bytes allocated in the nursery since the last nursery collection. */
 TIDE_INTERNAL size_t gc_nursery_used(GCState *gc);
 /* Open a window of at least [n] bytes (moving to later fragments, leaving
@@ -397,8 +421,32 @@ TIDE_INTERNAL void gc_nursery_find(GCState *gc, const uintptr_t *w, size_t n,
 /* A full collection, after marking: cemented objects it did not reach
  * are cemented no more (they die with the nursery's other dead). */
 TIDE_INTERNAL void gc_cemented_filter(GCState *gc);
+/* The lowest slot the frame of [ci] may write before it returns: its
+ * function slot, or for a vararg Lua function the slot its function had
+ * before its varargs were set aside (a return and a tail call write
+ * there). Below it lie the frames of its callers, which change only once
+ * control returns into them (gc_stack_return). */
+static inline size_t gc_frame_lowest(lua_State *L, CallInfo *ci)
+{
+    StkId f = ci->func;
+    if (isLua(ci)) {
+        /* (before its OP_VARARGPREP, nextraargs may be stale: subtracting
+         * it only scans more) */
+        const Proto *p = ci_func(ci)->p;
+        if (p->is_vararg) f -= ci->u.l.nextraargs + p->numparams + 1;
+    }
+    return f > L->stack ? (size_t)(f - L->stack) : 0;
+}
+
 /* [th] is not clean: it goes on the dirty list (thread_touch, new threads). */
 TIDE_INTERNAL void gc_list_dirty_thread(GCState *gc, lua_State *th);
+/* Raise [L]'s young floor over slots found to hold nothing young, for
+ * about [max_ns] (minor.c; between nursery collections); 1 if slots are
+ * left to look at. */
+TIDE_INTERNAL int gc_raise_young_floor(lua_State *L, uint64_t max_ns);
+/* If [L]'s stack is far larger than it uses, have the next safe point
+ * shrink it (minor.c). */
+TIDE_INTERNAL void gc_note_oversized_stack(lua_State *L);
 /* Log string-table bucket [bucket] for the next nursery collection. */
 TIDE_INTERNAL void gc_note_string_bucket_(GCState *gc, unsigned int bucket);
 /* A nursery collection (world stopped, on the mutator). [reason] as for
@@ -431,6 +479,9 @@ TIDE_INTERNAL void gc_free_released(GCState *gc);
 TIDE_INTERNAL void gc_remembered_filter(GCState *gc);
 /* Drop the slot-log entries naming [p] (it is freed at once). */
 TIDE_INTERNAL void gc_remembered_filter_part(GCState *gc, const Part *p);
+/* Forget the slot log's recent entries (GCState.rs_recent): the log was
+ * emptied, or entries were dropped or moved. */
+TIDE_INTERNAL void gc_rs_recent_clear(GCState *gc);
 
 /* --- marks (full collections) ------------------------------------------------------- */
 /* Set [o]'s mark; 1 if it was not marked. */
@@ -540,8 +591,12 @@ TIDE_INTERNAL void gc_heap_foreach(GCState *gc, int with_nursery, void (*fn)(voi
 /* --- roots.c ---------------------------------------------------------------------- */
 /* Mark the roots: fixed objects, the main thread and [L], the registry, the
  * per-type metatables, strong handles, objects waiting for finalization,
- * and the C stack and registers of the calling OS thread (conservatively). */
+ * and the C stack and registers of the calling OS thread (conservatively;
+ * table storage there is left to gc_mark_held_parts). */
 TIDE_INTERNAL void gc_mark_roots(lua_State *L);
+/* After the mark: table storage the C stack holds that the mark did not
+ * reach keeps what it holds (strongly); 1 if any did (propagate again). */
+TIDE_INTERNAL int gc_mark_held_parts(GCState *gc);
 /* The words of the calling OS thread's C stack and registers (but the
  * precise windows) that fall in [lo, hi), sorted and distinct, handed to
  * [fn] — in several batches when memory for one buffer is short (each

@@ -66,6 +66,8 @@ typedef struct Minor {
     CementCount *counts; /* references from old objects to pinned ones */
     size_t counts_cap, counts_used, cemented;
     int aging;           /* objects survive one collection in place before promotion */
+    size_t stack_slots;  /* stack slots scanned, and cleared above the live ones (trace) */
+    size_t stack_cleared;
 } Minor;
 
 #define young(m, p) gc_isyoung((m)->g, (p))
@@ -338,27 +340,93 @@ static void card_part_cb(void *ud, Part *p, char *lo, char *hi)
 
 /* --- threads ------------------------------------------------------------------------ */
 
-/* The slots that may be live, as for a full mark (mark.c); above them the
- * stack is cleared, so that no slot keeps a dead young object's address. */
+/* A running stack with more slots than this above its live ones, four
+ * times as many, is shrunk at the next safe point. */
+#define STACK_SHRINK_SLOTS ((ptrdiff_t)64 * 1024)
+
+/* The end of the slots that may be live on [th]'s stack (as for a full
+ * mark, mark.c); above it, up to stack_last + EXTRA_STACK, nothing is. */
+static StkId live_bound(lua_State *th)
+{
+    StkId end = th->stack_last + EXTRA_STACK, bound = th->top;
+    if (isLua(th->ci) && th->ci->top > bound) bound = th->ci->top;
+    return bound < end ? bound : end;
+}
+
+/* Above its live slots every nursery collection clears a stack whole (a
+ * dead object's address would otherwise linger there for a later scan):
+ * one that grew for a million values and went back to a few hundred would
+ * cost milliseconds each time. The running stack is shrunk at the next
+ * safe point (call_shrinkstack moves it, which no allocation may: gc.h,
+ * gc_check); the others shrink at the end of a major cycle. */
+static int stack_oversized(lua_State *th)
+{
+    StkId bound = live_bound(th), end = th->stack_last + EXTRA_STACK;
+    return end - bound > STACK_SHRINK_SLOTS && end - bound > 4 * (bound - th->stack);
+}
+
+void gc_note_oversized_stack(lua_State *L)
+{
+    GCState *gc = gc_state(L);
+    if (L->stack == NULL || gc->stack_shrink_pending || !stack_oversized(L)) return;
+    gc->stack_shrink_pending = 1;
+    gc_set_debt(gc);
+}
+
+/* [v] needs fixing by a nursery collection. */
+#define young_value(g, v) (iscollectable(v) && gc_isyoung((g), gcvalue(v)))
+
+/* The slots from the young floor up to those that may be live (as for a
+ * full mark, mark.c), but for the clean gap; above them the stack is
+ * cleared, so that no slot keeps a dead young object's address. The floor
+ * and the gap then rise to the lowest slot the running frame may write:
+ * below it nothing young is left, and nothing is written until control
+ * returns there (state.h, young_floor), but for the slots of young objects
+ * left pinned: the floor stays below them. A deep stack costs its top
+ * frames, not its depth. */
 static void scan_thread(Minor *m, lua_State *th)
 {
-    StkId slot = th->stack;
-    if (slot == NULL || th->stack_clean) return;
-    StkId end = th->stack_last + EXTRA_STACK;
-    StkId bound = th->top;
-    if (isLua(th->ci) && th->ci->top > bound) bound = th->ci->top;
-    if (bound > end) bound = end;
+    StkId base = th->stack;
+    if (base == NULL || th->stack_clean) return;
+    StkId end = th->stack_last + EXTRA_STACK, bound = live_bound(th);
+    StkId from = base + th->young_floor, gap_lo = base + th->young_gap_lo, gap_hi = base + th->young_gap_hi;
+    lua_assert(from <= gap_lo && gap_lo <= gap_hi && gap_hi <= bound);
+    size_t floor = gc_frame_lowest(th, th->ci);
     int y = 0;
-    for (; slot < bound; slot++) y |= fix_value(m, s2v(slot));
-    for (; slot < end; slot++) setnilvalue(s2v(slot));
-    /* open upvalues: the list is the thread's, relinked here */
+    for (StkId slot = from; slot < bound; slot++) {
+        if (slot == gap_lo) slot = gap_hi; /* (clean) */
+        if (slot >= bound || !fix_value(m, s2v(slot))) continue;
+        y = 1;
+        if ((size_t)(slot - base) < floor) floor = (size_t)(slot - base);
+    }
+    m->stack_slots += (size_t)(bound - from) - (size_t)(gap_hi - gap_lo);
+    if (th == m->running && stack_oversized(th)) m->gc->stack_shrink_pending = 1; /* (gc_set_debt follows) */
+    /* above the highest frame top since the last collection, all is nil
+     * already (state.h, stack_hwm) */
+    StkId written = base + th->stack_hwm + EXTRA_STACK;
+    if (written > end) written = end;
+    for (StkId slot = bound; slot < written; slot++) setnilvalue(s2v(slot));
+    if (written > bound) m->stack_cleared += (size_t)(written - bound);
+    th->stack_hwm = (uint32_t)(bound - base);
+    /* Open upvalues: the list is the thread's, relinked here, highest slot
+     * first. Those below the floor, or in the gap, are old: an upvalue is
+     * made for a slot of the running frame, and one left young there kept
+     * the floor below it. */
     UpVal **link = &th->openupval;
     for (UpVal *uv; (uv = *link) != NULL; link = &uv->u.open.next) {
+        if (upval_level(uv) < from) {
+            uv->u.open.previous = link;
+            break;
+        }
         if (young(m, uv)) uv = gco2upv(forward(m, obj2gco(uv)));
         *link = uv;
         uv->u.open.previous = link;
-        y |= young(m, uv);
+        if (young(m, uv)) {
+            y = 1;
+            if ((size_t)(upval_level(uv) - base) < floor) floor = (size_t)(upval_level(uv) - base);
+        }
     }
+    th->young_floor = th->young_gap_lo = th->young_gap_hi = (uint32_t)floor;
     /* A suspended or idle thread changes only through the API or a resume
      * (thread_touch): until then, with nothing young on it, skip it. A
      * running one, or one that resumed another, writes its stack itself.
@@ -369,19 +437,101 @@ static void scan_thread(Minor *m, lua_State *th)
     if (!y && idle && th != m->running) th->stack_clean = 1;
 }
 
+/* A clean gap shorter than this, with young slots below it, is given up
+ * for a later, longer one (the thread has one gap). */
+#define GAP_KEEP ((size_t)1024)
+
+/* Young open upvalues whose slots the scan between collections can step
+ * over (a young value's way); it stops at the next one. */
+#define YOUNG_UPVALS_NOTED 8
+
+/* Slots looked at between two looks at the clock; a slice that may look at
+ * fewer is not reported as a pause (tide.h, TIDE_GC_PAUSE_STACK_STEP). */
+#define STACK_STEP_SLOTS ((size_t)4096)
+
+/* Between nursery collections: look at the slots below [L]'s running
+ * frame, upwards from its clean gap, for about [max_ns], and raise the
+ * floor and the gap over those that hold nothing young, so that the next
+ * collection does not scan them in its pause (state.h, young_floor). The
+ * slots below the running frame change only once control returns there,
+ * which lowers floor and gap again (gc_stack_return). A young value stops
+ * the floor (it stays below it); above it a new gap begins. So does the
+ * slot of a young open upvalue: the collection relinks those, and the
+ * floor and the gap must leave them to it. Returns 1 if slots are left to
+ * look at. */
+int gc_raise_young_floor(lua_State *L, uint64_t max_ns)
+{
+    StkId base = L->stack;
+    if (base == NULL) return 0;
+    GlobalState *g = G(L);
+    size_t floor = L->young_floor, lo = L->young_gap_lo, hi = L->young_gap_hi;
+    size_t limit = gc_frame_lowest(L, L->ci);
+    if (hi >= limit) return 0;
+    /* the young open upvalues' slots, lowest first (the list is highest
+     * first): the scan stops at each; past the last one noted, at all */
+    size_t young_uv[YOUNG_UPVALS_NOTED], nuv = 0;
+    for (UpVal *uv = L->openupval; uv != NULL && upval_level(uv) >= base + hi; uv = uv->u.open.next) {
+        if (!gc_isyoung(g, uv) || upval_level(uv) >= base + limit) continue;
+        if (nuv == YOUNG_UPVALS_NOTED) limit = young_uv[--nuv]; /* the highest noted goes */
+        memmove(young_uv + 1, young_uv, nuv * sizeof *young_uv);
+        young_uv[0] = (size_t)(upval_level(uv) - base);
+        nuv++;
+    }
+    GCState *gc = gc_state(L);
+    int report = limit - hi >= STACK_STEP_SLOTS;
+    uint64_t start = 0, deadline = 0;
+    size_t heap_before = 0;
+    if (report) {
+        gc_frames_note_pause_begin(gc, TIDE_GC_PAUSE_STACK_STEP);
+        start = gc_now_ns();
+        deadline = start + max_ns;
+        heap_before = gc_total(gc);
+    }
+    size_t s = hi, next_look = hi + STACK_STEP_SLOTS, next_uv = 0;
+    int kept_gap = 0;
+    for (; s < limit; s++) {
+        if (s == next_look) {
+            if (gc_now_ns() >= deadline) break;
+            next_look += STACK_STEP_SLOTS;
+        }
+        if (next_uv < nuv && young_uv[next_uv] == s) {
+            next_uv++;
+        } else if (!young_value(g, s2v(base + s))) {
+            continue;
+        }
+        /* young at s: [hi, s) is clean */
+        if (floor == lo) {
+            floor = s; /* everything below s is clean */
+        } else if (s - lo >= GAP_KEEP) {
+            kept_gap = 1; /* keep the gap [lo, s) */
+            break;
+        }
+        lo = s + 1; /* (a short gap above young slots is given up) */
+    }
+    hi = s > lo ? s : lo;
+    if (floor == lo) floor = lo = hi; /* the gap reaches down to the floor */
+    L->young_floor = (uint32_t)floor;
+    L->young_gap_lo = (uint32_t)lo;
+    L->young_gap_hi = (uint32_t)hi;
+    if (report) gc_frames_note_pause(gc, TIDE_GC_PAUSE_STACK_STEP, start, gc_now_ns() - start, heap_before);
+    return s < limit && !kept_gap;
+}
+
 /* Young strings in the slots of the active C functions of [th] (the base
- * frame included: the host's own values). */
+ * frame included: the host's own values), from its young floor up (below
+ * it nothing is young: a string pinned there lowered the floor). */
 static void pin_c_frames(Minor *m, lua_State *th)
 {
     if (th->stack == NULL || th->stack_clean) return;
-    for (CallInfo *ci = &th->base_ci; ci != NULL; ci = ci == th->ci ? NULL : ci->next) {
-        if (isLua(ci)) continue;
+    StkId floor = th->stack + th->young_floor, hi = th->top;
+    for (CallInfo *ci = th->ci; ci != NULL; hi = ci->func, ci = ci->previous) {
         StkId lo = ci == &th->base_ci ? th->stack : ci->func;
-        StkId hi = ci == th->ci ? th->top : ci->next->func;
-        for (StkId s = lo; s < hi; s++) {
-            TValue *v = s2v(s);
-            if (ttisstring(v) && young(m, gcvalue(v))) pin(m, gcvalue(v));
-        }
+        if (!isLua(ci))
+            for (StkId s = lo > floor ? lo : floor; s < hi; s++) {
+                TValue *v = s2v(s);
+                if (ttisstring(v) && young(m, gcvalue(v))) pin(m, gcvalue(v));
+            }
+        if (lo <= floor) break;
     }
 }
 
@@ -490,6 +640,7 @@ static void scan_remembered(Minor *m)
     GCVec objects = gc->rs_objects;
     gc->rs_slots = NULL;
     gc->rs_nslots = gc->rs_slots_cap = 0;
+    gc_rs_recent_clear(gc);
     memset(&gc->rs_objects, 0, sizeof gc->rs_objects);
     m->logged_slots = nslots;
     m->logged_objects = objects.n;
@@ -754,9 +905,12 @@ void gc_minor(lua_State *L, int reason, int inside_full)
     gc->grey_overflow = 0;
     gc_scrub_stack(); /* the verifier's frames held object addresses */
     size_t allocated = gc_nursery_used(gc);
-    uint64_t scaled_ns = pin_roots(&m);
+    uint64_t scaled_ns = pin_roots(&m), walk_ns = scaled_ns;
+    uint64_t roots_start = gc_now_ns();
+    size_t threads_scanned = 1 + (gc->dirty_threads_lost ? gc->threads.n : gc->dirty_threads.n);
     fix_roots(&m);
     relist_dirty_threads(gc);
+    uint64_t roots_ns = gc_now_ns() - roots_start;
     /* the part of the pause that follows what was allocated (the budget,
      * nursery.c): the conservative scan's walk, the old-to-young
      * references, the copies, the strings */
@@ -770,7 +924,9 @@ void gc_minor(lua_State *L, int reason, int inside_full)
     gc_handles_foreach_kind(gc, HANDLE_WEAK_TRACK, weak_handle_cb, &m);
     scaled_start = gc_now_ns();
     fix_string_table(&m);
-    scaled_ns += gc_now_ns() - scaled_start;
+    uint64_t strings_ns = gc_now_ns() - scaled_start;
+    scaled_ns += strings_ns;
+    uint64_t reset_start = gc_now_ns();
 
     if (!m.pins_lost) {
         gc_nursery_reset(gc);
@@ -785,14 +941,18 @@ void gc_minor(lua_State *L, int reason, int inside_full)
     gc->grey_overflow = cycle_overflow;
     if (m.counts != NULL) gc_internal_realloc(gc, m.counts, m.counts_cap * sizeof(CementCount), 0);
     gc_free_released(gc);
+    uint64_t reset_ns = gc_now_ns() - reset_start;
     gc->promoted += m.promoted;
     gc->minors++;
     if (gc->verify_after && !inside_full) gc_verify_heap(L, "after a nursery collection");
     gc->collecting = was_collecting;
     if (gc->trace)
-        fprintf(stderr, "tide gc: nursery collection %llu: %.3f ms (%.3f ms copying), after %zu bytes (budget %zu), "
+        fprintf(stderr, "tide gc: nursery collection %llu: %.3f ms (%.3f ms copying: %.3f finding pinned, %.3f strings; %.3f ms roots and %zu stacks: %zu slots scanned, %zu cleared; "
+                        "%.3f ms resetting), after %zu bytes (budget %zu), "
                         "promoted %zu bytes, pinned %zu bytes, logged %zu slots and %zu objects, cemented %zu (%zu in all)\n",
                 (unsigned long long)gc->minors, (double)(gc_now_ns() - start) / 1e6, (double)scaled_ns / 1e6,
+                (double)walk_ns / 1e6, (double)strings_ns / 1e6,
+                (double)roots_ns / 1e6, threads_scanned, m.stack_slots, m.stack_cleared, (double)reset_ns / 1e6,
                 allocated, gc->nursery.budget, m.promoted,
                 gc->nursery.pinned_bytes, m.logged_slots, m.logged_objects, m.cemented, gc->cemented.n);
     if (!inside_full) {

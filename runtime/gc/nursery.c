@@ -78,6 +78,7 @@ int gc_nursery_create(GCState *gc, size_t size)
         ns->window_start = ns->window_end = NULL;
         ns->used_before = 0;
         ns->pinned_bytes = 0;
+        ns->nstarts = 0;
         /* With a pause target, the first collection comes early: it
          * measures the cost per byte before a whole region can survive. */
         ns->budget = gc->minor_target_ns != 0 && size > FIRST_BUDGET ? FIRST_BUDGET : size;
@@ -178,7 +179,10 @@ int gc_nursery_refill(GCState *gc, size_t n)
  * scaled one: where the fixed part alone nears the target (thousands of
  * coroutine stacks to scan), a smaller budget could not make the pause
  * short, only multiply the collections; this way the time in all is at
- * most twice what the whole region would cost. */
+ * most twice what the whole region would cost. With a pause target the
+ * budget is at most seven eighths of the region: the rest is room to wait
+ * in, when the collection comes due while the slots of a stack just made
+ * deep are still being looked at (alloc.c, wait_for_stack). */
 
 /* Collections after fewer bytes than this (forced ones) teach nothing. */
 #define ADAPT_MIN_ALLOCATED ((size_t)16 * 1024)
@@ -201,8 +205,11 @@ void gc_nursery_adapt(GCState *gc, size_t allocated, uint64_t fixed_ns, uint64_t
     double target = (double)gc->minor_target_ns, fixed = (double)fixed_ns;
     double room = target - fixed;
     if (room < fixed) room = fixed;
-    double budget = ns->ns_per_byte > 0 ? room / ns->ns_per_byte : (double)region;
-    if (budget > (double)region) budget = (double)region;
+    /* an eighth of the region stays past the budget: a collection due
+     * while a deep stack is still being looked at waits there (alloc.c) */
+    double most = (double)(region - region / 8);
+    double budget = ns->ns_per_byte > 0 ? room / ns->ns_per_byte : most;
+    if (budget > most) budget = most;
     if (budget < (double)TIDE_GC_NURSERY_MIN_SIZE) budget = (double)TIDE_GC_NURSERY_MIN_SIZE;
     ns->budget = (size_t)budget;
 }
@@ -222,6 +229,8 @@ void gc_nursery_reset(GCState *gc)
     lua_assert(gc->g->alloc_ptr == NULL);
     gc->allocated += ns->used_before;
     ns->used_before = 0;
+    ns->checkpoint = 0;
+    ns->nstarts = 0;
     ns->pinned_bytes = 0;
     void **pinned = gc->pinned.items;
     size_t npinned = gc->pinned.n;
@@ -265,6 +274,16 @@ void gc_nursery_foreach(GCState *gc, void (*fn)(void *ud, GCObject *o), void *ud
     }
 }
 
+void gc_nursery_note_start(GCState *gc)
+{
+    Nursery *ns = &gc->nursery;
+    char *p = gc->g->alloc_ptr;
+    if (p == NULL || ns->nstarts == GC_NURSERY_STARTS) return;
+    lua_assert(ns->nstarts == 0 || ns->starts[ns->nstarts - 1] <= p);
+    if (ns->nstarts > 0 && ns->starts[ns->nstarts - 1] == p) return;
+    ns->starts[ns->nstarts++] = p;
+}
+
 void gc_nursery_find(GCState *gc, const uintptr_t *w, size_t n, void (*fn)(void *ud, GCObject *o), void *ud)
 {
     Nursery *ns = &gc->nursery;
@@ -275,7 +294,13 @@ void gc_nursery_find(GCState *gc, const uintptr_t *w, size_t n, void (*fn)(void 
     while (k < n && w[k] < (uintptr_t)ns->lo) k++;
     while (n > k && w[n - 1] >= (uintptr_t)ns->hi) n--;
     char *p = ns->lo;
+    size_t next_start = 0;
     while (k < n && p < ns->hi) {
+        /* leap to the last noted start at or below the next word */
+        while (next_start < ns->nstarts && (uintptr_t)ns->starts[next_start] <= w[k]) {
+            if (ns->starts[next_start] > p) p = ns->starts[next_start];
+            next_start++;
+        }
         GCObject *o = (GCObject *)(void *)p;
         size_t span = gc_nursery_object_span(o);
         uintptr_t start = (uintptr_t)p, end = start + span;
@@ -295,6 +320,7 @@ static void rebuild_by_walk(GCState *gc, int (*keep)(GCState *gc, const GCObject
     gc->allocated += ns->used_before;
     ns->used_before = 0;
     ns->pinned_bytes = 0;
+    ns->nstarts = 0;
     char **link = &ns->next_fragment;
     char *p = ns->lo;
     while (p < ns->hi) {

@@ -245,9 +245,18 @@ void gc_stack_words(GCState *gc, uintptr_t lo, uintptr_t hi, gc_WordsFn fn, void
  * recorded too: C code holds their addresses, so they stay where they are
  * (evacuate.c). Nursery objects never move in a full collection after
  * its nursery collection, and large objects never move at all. */
+/* Table storage a word points into waits for gc_mark_held_parts, after
+ * the mark: marked now, it would count as reached through its table, whose
+ * traversal marks what it holds, and the table might never be traversed
+ * (dead, or the storage released by a resize) or be weak. */
+static void mark_word_object(GCState *gc, GCObject *o)
+{
+    if (o->tt != HT_PART) gc_mark(gc, o);
+}
+
 static void mark_cb(void *ud, GCObject *o)
 {
-    gc_mark(ud, o);
+    mark_word_object(ud, o);
 }
 
 static void mark_words(void *ud, const uintptr_t *w, size_t n)
@@ -258,18 +267,55 @@ static void mark_words(void *ud, const uintptr_t *w, size_t n)
         if (gc_in_nursery(gc, w[i])) continue;
         void *o = major_object_containing(gc->major, (void *)w[i]);
         if (o != NULL) {
-            gc_mark(gc, o);
+            mark_word_object(gc, o);
             if (gc->may_evacuate) gc_note_stack_root(gc, o);
             continue;
         }
         o = los_object_containing(gc->los, (void *)w[i]);
-        if (o != NULL) gc_mark(gc, o);
+        if (o != NULL) mark_word_object(gc, o);
     }
 }
 
 static void mark_stack_candidates(GCState *gc)
 {
     gc_stack_words(gc, 0, UINTPTR_MAX, mark_words, gc);
+}
+
+/* Storage that C code holds (or a stale word names) and the mark did not
+ * reach through its table keeps what it holds, strongly: its table is dead
+ * or no longer names it, so no weakness applies. Storage the mark reached
+ * was traversed with its table (weakly, if the table is weak). */
+static void held_part(GCState *gc, GCObject *o)
+{
+    if (o->tt != HT_PART || gc_ismarked(gc, o)) return;
+    gc_setmark(gc, o);
+    gc_traverse_part(gc, (Part *)(void *)o);
+    gc->held_parts_marked++;
+}
+
+static void held_part_cb(void *ud, GCObject *o)
+{
+    held_part(ud, o);
+}
+
+static void held_part_words(void *ud, const uintptr_t *w, size_t n)
+{
+    GCState *gc = ud;
+    /* (a cycle counts every young object as marked) */
+    if (!gc->cycle_marking) gc_nursery_find(gc, w, n, held_part_cb, gc);
+    for (size_t i = 0; i < n; i++) {
+        if (gc_in_nursery(gc, w[i])) continue;
+        void *o = major_object_containing(gc->major, (void *)w[i]);
+        if (o == NULL) o = los_object_containing(gc->los, (void *)w[i]);
+        if (o != NULL) held_part(gc, o);
+    }
+}
+
+int gc_mark_held_parts(GCState *gc)
+{
+    gc->held_parts_marked = 0;
+    gc_stack_words(gc, 0, UINTPTR_MAX, held_part_words, gc);
+    return gc->held_parts_marked != 0;
 }
 
 /* The collection's own frames are pushed onto stack memory that earlier,

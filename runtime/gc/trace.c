@@ -77,6 +77,7 @@ static const char *pause_name(int pause_kind)
     case TIDE_GC_PAUSE_EMERGENCY: return "emergency";
     case TIDE_GC_PAUSE_MARK_STEP: return "mark-step";
     case TIDE_GC_PAUSE_SWEEP_STEP: return "sweep-step";
+    case TIDE_GC_PAUSE_STACK_STEP: return "stack-step";
     default: return "pause";
     }
 }

@@ -205,23 +205,54 @@ static int stored_through_remembered_upvalue(Verifier *v, const lua_State *th, c
     return 0;
 }
 
+/* Does a nursery collection skip [slot] of [th] (state.h, young_floor)? */
+static int clean_slot(const lua_State *th, const StackValue *slot)
+{
+    size_t i = (size_t)(slot - th->stack);
+    return th->stack_clean || i < th->young_floor || (i >= th->young_gap_lo && i < th->young_gap_hi);
+}
+
 /* Stacks and open-upvalue links are the thread's: no cards (nursery
- * collections scan every thread not marked clean). */
+ * collections scan every thread not marked clean, from its young floor
+ * up). */
 static void check_thread(Verifier *v, const lua_State *th)
 {
     if (th->stack == NULL) return;
+    /* (the running frame's registers lie above its function slot) */
+    if (!(th->young_floor <= th->young_gap_lo && th->young_gap_lo <= th->young_gap_hi &&
+          th->young_gap_hi <= (size_t)(th->ci->func - th->stack)))
+        fail(v, th, "has its young floor and gap (%u, %u to %u) out of order or above its running frame's "
+                    "function slot (%zu)",
+             (unsigned)th->young_floor, (unsigned)th->young_gap_lo, (unsigned)th->young_gap_hi,
+             (size_t)(th->ci->func - th->stack));
+    /* above the live slots and past the highest frame top since the last
+     * nursery collection (and its EXTRA_STACK), nothing has been written
+     * since that collection cleared it */
+    StkId bound = th->top;
+    if (isLua(th->ci) && th->ci->top > bound) bound = th->ci->top;
+    if (bound < th->stack + th->stack_hwm + EXTRA_STACK) bound = th->stack + th->stack_hwm + EXTRA_STACK;
+    for (StkId o = bound; o < th->stack_last + EXTRA_STACK; o++)
+        if (!ttisnil(s2v(o)))
+            fail(v, th, "has slot %zu written above its highest frame top (%u) and live slots", (size_t)(o - th->stack),
+                 (unsigned)th->stack_hwm);
+    /* nothing young in the clean slots but cemented objects (roots of every
+     * nursery collection) and what was stored through an old open upvalue */
     for (StkId o = th->stack; o < th->stack_last + EXTRA_STACK; o++) {
         check_value(v, th, "a stack slot", s2v(o));
-        if (th->stack_clean && iscollectable(s2v(o)) && gc_isyoung(v->g, gcvalue(s2v(o))) &&
-            !stored_through_remembered_upvalue(v, th, s2v(o)))
-            fail(v, th, "is marked clean but a stack slot holds a young %s", type_name(gcvalue(s2v(o))->tt));
+        if (clean_slot(th, o) && iscollectable(s2v(o)) && gc_isyoung(v->g, gcvalue(s2v(o))) &&
+            !(gcvalue(s2v(o))->flags & GCF_CEMENTED) && !stored_through_remembered_upvalue(v, th, s2v(o)))
+            fail(v, th, "%s but slot %zu holds a young %s",
+                 th->stack_clean ? "is marked clean" : "has a young floor or gap over it", (size_t)(o - th->stack),
+                 type_name(gcvalue(s2v(o))->tt));
     }
     UpVal *const *link = &th->openupval;
     for (const UpVal *uv = th->openupval; uv != NULL; uv = uv->u.open.next) {
         check_ref(v, th, "an open upvalue", obj2gco(uv), HT_UPVAL);
         if (!upval_isopen(uv)) fail(v, th, "a closed upvalue is on its open list");
         if (uv->u.open.previous != link) fail(v, uv, "its back link does not lead to the link that names it");
-        if (th->stack_clean && gc_isyoung(v->g, uv)) fail(v, th, "is marked clean but has a young open upvalue");
+        if (gc_isyoung(v->g, uv) && !(uv->hdr.flags & GCF_CEMENTED) && clean_slot(th, upval_level(uv)))
+            fail(v, th, "%s but has a young open upvalue there",
+                 th->stack_clean ? "is marked clean" : "has a young floor or gap over its slot");
         link = &uv->u.open.next;
     }
 }

@@ -396,8 +396,12 @@ typedef enum tide_GcPauseKind {
     TIDE_GC_PAUSE_MARK_STEP,    /* marking done by the program's thread
                                    during a concurrent cycle, because the
                                    marking fell behind allocation */
-    TIDE_GC_PAUSE_SWEEP_STEP    /* lazy sweeping done by the program's
+    TIDE_GC_PAUSE_SWEEP_STEP,   /* lazy sweeping done by the program's
                                    thread in a frame, paced by allocation */
+    TIDE_GC_PAUSE_STACK_STEP    /* a slice of a deep stack looked at by the
+                                   program's thread between nursery
+                                   collections, so that the next one need
+                                   not (reported from 4096 slots up) */
 } tide_GcPauseKind;
 
 /* One event. */

@@ -208,6 +208,7 @@ LUA_API int lua_checkstack(lua_State *L, int n)
         if (!call_growstack(L, n, 0)) return 0;
     }
     if (ci->top < L->top + n) ci->top = L->top + n; /* the frame owns them now */
+    stack_note_top(L, ci->top);
     return 1;
 }
 
@@ -924,6 +925,7 @@ LUA_API int lua_setiuservalue(lua_State *L, int idx, int n)
 static inline void adjust_results(lua_State *L, int nresults)
 {
     if (nresults <= LUA_MULTRET && L->ci->top < L->top) L->ci->top = L->top;
+    stack_note_top(L, L->ci->top);
 }
 
 LUA_API void lua_callk(lua_State *L, int nargs, int nresults, lua_KContext ctx, lua_KFunction k)

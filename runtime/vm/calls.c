@@ -89,6 +89,7 @@ void call_throw(lua_State *L, int errcode)
         g->stack_windows = NULL; /* the panic function may jump anywhere */
         call_seterrorobj(L, errcode, L->top);
         if (L->ci->top < L->top) L->ci->top = L->top;
+        stack_note_top(L, L->ci->top);
         g->panic(L);
     }
     abort();
@@ -294,6 +295,7 @@ void call_hook(lua_State *L, int event, int line, int ftransfer, int ntransfer)
     if (isLua(ci) && L->top < ci->top) L->top = ci->top; /* keep every register */
     stack_check(L, LUA_MINSTACK);
     if (ci->top < L->top + LUA_MINSTACK) ci->top = L->top + LUA_MINSTACK;
+    stack_note_top(L, ci->top);
     L->allowhook = 0; /* no hooks inside a hook */
     ci->callstatus |= mask;
     hook(L, &ar);
@@ -415,6 +417,7 @@ static inline int precall_c(lua_State *L, StkId func, int nresults, lua_CFunctio
     CallInfo *ci = calls_pushci(L);
     ci->func = func;
     ci->top = L->top + LUA_MINSTACK;
+    stack_note_top(L, ci->top);
     ci->nresults = (short)nresults;
     ci->callstatus = CIST_C;
     ci->u.c.k = NULL;
@@ -469,6 +472,7 @@ int call_pretailcall(lua_State *L, CallInfo *ci, StkId func, int narg1, int delt
             func = ci->func;
             for (; narg1 <= p->numparams; narg1++) setnilvalue(s2v(func + narg1));
             ci->top = func + 1 + fsize;
+            stack_note_top(L, ci->top);
             ci->u.l.savedpc = p->code;
             ci->callstatus |= CIST_TAIL;
             L->top = func + narg1;
@@ -601,6 +605,7 @@ static void finish_ccall(lua_State *L, CallInfo *ci)
         lua_assert(ci->u.c.k != NULL && yieldable(L));
         if (ci->callstatus & CIST_YPCALL) status = finish_pcallk(L, ci);
         if (L->top > ci->top) ci->top = L->top; /* results of lua_callk (MULTRET) */
+        stack_note_top(L, ci->top);
         n = ci->u.c.k(L, status, ci->u.c.ctx);
     }
     call_poscall(L, ci, n);
@@ -695,6 +700,7 @@ LUA_API int lua_resume(lua_State *L, lua_State *from, int nargs, int *nresults)
         L->status = (uint8_t)status;
         call_seterrorobj(L, status, L->top);
         L->ci->top = L->top;
+        stack_note_top(L, L->ci->top);
     }
     *nresults = status == LUA_YIELD ? L->ci->u2.nyield : (int)(L->top - (L->ci->func + 1));
     return status;

@@ -33,6 +33,7 @@ static inline CallInfo *calls_enterlua(lua_State *L, StkId func, int nresults)
     CallInfo *ci = calls_pushci(L);
     ci->func = func;
     ci->top = func + 1 + fsize;
+    stack_note_top(L, ci->top);
     ci->nresults = (short)nresults;
     ci->callstatus = 0;
     ci->u.l.savedpc = p->code;

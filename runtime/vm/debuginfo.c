@@ -218,7 +218,7 @@ LUA_API const char *lua_setlocal(lua_State *L, const lua_Debug *ar, int n)
     StkId pos = NULL;
     const char *name = find_local(L, ar->i_ci, n, &pos);
     if (name != NULL) {
-        gc_stack_return(L, ar->i_ci); /* a frame below the running one */
+        gc_stack_return_(L, ar->i_ci); /* a frame below the running one, maybe its varargs */
         setobjs2s(L, pos, L->top - 1);
         L->top--;
     }

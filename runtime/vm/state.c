@@ -63,6 +63,8 @@ static void preinit_thread(lua_State *L1, GlobalState *g)
     L1->hook = NULL;
     L1->errfunc = 0;
     L1->nCcalls = 0;
+    L1->young_floor = L1->young_gap_lo = L1->young_gap_hi = 0;
+    L1->stack_hwm = 0;
     L1->oldpc = 0;
     L1->basehookcount = 0;
     L1->hookcount = 0;
@@ -89,6 +91,7 @@ static void stack_init(lua_State *L1, lua_State *L)
     ci->nresults = 0;
     L1->top = stack + 1;
     ci->top = L1->top + LUA_MINSTACK;
+    stack_note_top(L1, ci->top);
     L1->ci = ci;
 }
 
@@ -208,6 +211,7 @@ int state_resetthread(lua_State *L, int status)
     else
         L->top = L->stack + 1;
     ci->top = L->top + LUA_MINSTACK;
+    stack_note_top(L, ci->top);
     call_reallocstack(L, (int)(ci->top - L->stack), 0); /* shrink; failing is fine */
     return status;
 }

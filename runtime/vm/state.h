@@ -185,6 +185,24 @@ struct lua_State {
      * slots reach below the floor scans down to them first
      * (gc_stack_return, gc.h). */
     uint32_t gc_floor;
+    /* The slots below young_floor, and those from young_gap_lo up to
+     * young_gap_hi (counted from the stack's base; floor <= lo <= hi), hold
+     * nothing young and are not written but through an open upvalue (which
+     * the remembered set covers): the next nursery collection scans the
+     * rest. A collection sets all three to the lowest slot the running
+     * frame may write (or lower, to a young object it had to leave in
+     * place); between collections the allocation slow path raises them
+     * over slots it finds hold nothing young (gc/minor.c); every return,
+     * every unwinding, into a frame that reaches below young_gap_hi lowers
+     * them to that frame (gc_stack_return, gc.h). */
+    uint32_t young_floor, young_gap_lo, young_gap_hi;
+    /* The highest frame top (a slot count from the stack's base) since the
+     * last nursery collection: every slot from stack_hwm + EXTRA_STACK up
+     * is nil, so that the collection, which clears the stack above its
+     * live slots (a dead object's address must not linger for a later
+     * scan), clears only up to there (gc/minor.c). Every frame raises it
+     * (stack_note_top). */
+    uint32_t stack_hwm;
     /* lua_getextraspace; aligned for the pointer C code keeps there
      * (stock Lua's block is malloc-aligned) */
     _Alignas(void *) char extraspace[LUA_EXTRASPACE];
@@ -205,6 +223,11 @@ struct lua_State {
 TIDE_INTERNAL void gc_thread_snapshot(struct lua_State *L);
 /* (gc/minor.c) [L] is clean no more: onto the dirty list. */
 TIDE_INTERNAL void gc_thread_dirty(struct lua_State *L);
+
+/* A frame of [L] may write up to [top] (and EXTRA_STACK slots past it). */
+#define stack_note_top(L, top) \
+    ((size_t)((top) - (L)->stack) > (L)->stack_hwm ? (void)((L)->stack_hwm = (uint32_t)((top) - (L)->stack)) \
+                                                    : (void)0)
 
 /* nCcalls bookkeeping: C calls in the low 16 bits, non-yieldable in the high. */
 #define yieldable(L) ((((L)->nCcalls) & 0xffff0000) == 0)

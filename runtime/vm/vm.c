@@ -642,6 +642,7 @@ static void adjust_varargs(lua_State *L, int nfixparams, CallInfo *ci, int frame
     }
     ci->func += actual + 1;
     ci->top += actual + 1;
+    stack_note_top(L, ci->top);
     lua_assert(L->top <= ci->top && ci->top <= L->stack_last);
 }
 
@@ -658,6 +659,7 @@ static void get_varargs(lua_State *L, CallInfo *ci, StkId where, int wanted)
             where = stack_restore(L, whereoff);
         }
         L->top = where + nextra;
+        stack_note_top(L, L->top); /* (past the frame's top, for SETLIST or a call) */
     }
     for (j = 0; j < wanted && j < nextra; j++) setobjs2s(L, where + j, ci->func - nextra + j);
     for (; j < wanted; j++) setnilvalue(s2v(where + j));
@@ -1540,6 +1542,7 @@ returning: /* continue the frame of [ci]; trap already set */
                 func_closeupval(L, base);
                 lua_assert(L->tbclist < base); /* no tbc variables left */
             }
+            if (delta != 0) gc_stack_write(L, ci->func - delta);
             int n = call_pretailcall(L, ci, ra, b, delta);
             if (n < 0) goto startfunc; /* a Lua function now runs in this frame */
             /* a C function ran: return its results as ours */

@@ -26,7 +26,8 @@ end
 local PHASES = { idle = true, ["initial-mark"] = true, marking = true, ["final-mark"] = true,
                  sweeping = true, ["sync-major"] = true }
 local PAUSES = { minor = true, ["initial-mark"] = true, ["final-mark"] = true, ["sync-major"] = true,
-                 emergency = true, ["mark-step"] = true, ["sweep-step"] = true }
+                 emergency = true, ["mark-step"] = true, ["sweep-step"] = true,
+                 ["stack-step"] = true }
 
 -- What the trace holds, checked: pauses by kind (each a complete event
 -- with a positive duration and heap sizes), phase changes (valid names).
