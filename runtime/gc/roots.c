@@ -245,13 +245,16 @@ void gc_stack_words(GCState *gc, uintptr_t lo, uintptr_t hi, gc_WordsFn fn, void
  * recorded too: C code holds their addresses, so they stay where they are
  * (evacuate.c). Nursery objects never move in a full collection after
  * its nursery collection, and large objects never move at all. */
-/* Table storage a word points into waits for gc_mark_held_parts, after
- * the mark: marked now, it would count as reached through its table, whose
- * traversal marks what it holds, and the table might never be traversed
- * (dead, or the storage released by a resize) or be weak. */
+/* In a full collection, table storage a word points into waits for
+ * gc_mark_held_parts, after the mark: marked now, it would count as
+ * reached through its table, whose traversal marks what it holds, and the
+ * table might never be traversed (dead, or the storage released by a
+ * resize) or be weak. A major cycle marks it here, as a leaf: its final
+ * pause comes at a safe point, where no C code holds storage, and the
+ * cycle's marks are not meant to let a stale word keep anything. */
 static void mark_word_object(GCState *gc, GCObject *o)
 {
-    if (o->tt != HT_PART) gc_mark(gc, o);
+    if (o->tt != HT_PART || gc->cycle_marking) gc_mark(gc, o);
 }
 
 static void mark_cb(void *ud, GCObject *o)
@@ -281,6 +284,25 @@ static void mark_stack_candidates(GCState *gc)
     gc_stack_words(gc, 0, UINTPTR_MAX, mark_words, gc);
 }
 
+/* Mark [ref] if it is where an object begins (a held part may be dead
+ * storage a stale word names, pinned collection after collection, whose
+ * slots name objects long freed: they are not followed). */
+static void mark_if_object_cb(void *ud, GCObject *o)
+{
+    gc_mark(ud, o);
+}
+
+static void mark_if_object(GCState *gc, GCObject *ref)
+{
+    uintptr_t a = (uintptr_t)ref;
+    if (gc_in_nursery(gc, a)) {
+        gc_nursery_find(gc, &a, 1, mark_if_object_cb, gc); /* (the one containing it) */
+        return;
+    }
+    if (major_object_containing(gc->major, ref) == (void *)ref || los_object_containing(gc->los, ref) == (void *)ref)
+        gc_mark(gc, ref);
+}
+
 /* Storage that C code holds (or a stale word names) and the mark did not
  * reach through its table keeps what it holds, strongly: its table is dead
  * or no longer names it, so no weakness applies. Storage the mark reached
@@ -289,7 +311,20 @@ static void held_part(GCState *gc, GCObject *o)
 {
     if (o->tt != HT_PART || gc_ismarked(gc, o)) return;
     gc_setmark(gc, o);
-    gc_traverse_part(gc, (Part *)(void *)o);
+    Part *p = (Part *)(void *)o;
+    if (p->pad == PART_ARRAY) {
+        TValue *a = part_payload(p);
+        for (size_t i = 0, n = p->nbytes / sizeof(TValue); i < n; i++)
+            if (iscollectable(&a[i])) mark_if_object(gc, gcvalue(&a[i]));
+    } else if (p->pad == PART_NODES) {
+        Node *node = part_payload(p);
+        for (size_t i = 0, n = p->nbytes / sizeof(Node); i < n; i++) {
+            Node *nd = &node[i];
+            if (isempty(gval(nd))) continue;
+            if (nd->key_tt & BIT_COLLECTABLE) mark_if_object(gc, nd->key_val.gc);
+            if (iscollectable(gval(nd))) mark_if_object(gc, gcvalue(gval(nd)));
+        }
+    }
     gc->held_parts_marked++;
 }
 
@@ -301,8 +336,7 @@ static void held_part_cb(void *ud, GCObject *o)
 static void held_part_words(void *ud, const uintptr_t *w, size_t n)
 {
     GCState *gc = ud;
-    /* (a cycle counts every young object as marked) */
-    if (!gc->cycle_marking) gc_nursery_find(gc, w, n, held_part_cb, gc);
+    gc_nursery_find(gc, w, n, held_part_cb, gc);
     for (size_t i = 0; i < n; i++) {
         if (gc_in_nursery(gc, w[i])) continue;
         void *o = major_object_containing(gc->major, (void *)w[i]);
@@ -313,6 +347,7 @@ static void held_part_words(void *ud, const uintptr_t *w, size_t n)
 
 int gc_mark_held_parts(GCState *gc)
 {
+    if (gc->cycle_marking) return 0; /* (mark_word_object) */
     gc->held_parts_marked = 0;
     gc_stack_words(gc, 0, UINTPTR_MAX, held_part_words, gc);
     return gc->held_parts_marked != 0;
