@@ -240,43 +240,40 @@ void gc_stack_words(GCState *gc, uintptr_t lo, uintptr_t hi, gc_WordsFn fn, void
     scan_c_stack(gc, &sw);
 }
 
-/* A full collection: mark every object of any space a word points into.
- * When the collection may evacuate, the major objects among them are
- * recorded too: C code holds their addresses, so they stay where they are
- * (evacuate.c). Nursery objects never move in a full collection after
- * its nursery collection, and large objects never move at all. */
-/* In a full collection, table storage a word points into waits for
+/* [fn](gc, o) for every object of any space a word of [w] points into. */
+static void word_objects(GCState *gc, const uintptr_t *w, size_t n, void (*fn)(void *ud, GCObject *o))
+{
+    gc_nursery_find(gc, w, n, fn, gc);
+    for (size_t i = 0; i < n; i++) {
+        if (gc_in_nursery(gc, w[i])) continue;
+        void *o = major_object_containing(gc->major, (void *)w[i]);
+        if (o == NULL) o = los_object_containing(gc->los, (void *)w[i]);
+        if (o != NULL) fn(gc, o);
+    }
+}
+
+/* The roots: mark every object of any space a word points into. When the
+ * collection may evacuate, the major objects among them are recorded too:
+ * C code holds their addresses, so they stay where they are (evacuate.c).
+ * Nursery objects never move in a full collection after its nursery
+ * collection, and large objects never move at all.
+ * In a full collection, table storage a word points into waits for
  * gc_mark_held_parts, after the mark: marked now, it would count as
  * reached through its table, whose traversal marks what it holds, and the
  * table might never be traversed (dead, or the storage released by a
  * resize) or be weak. A major cycle marks it here, as a leaf: its final
  * pause comes at a safe point, where no C code holds storage, and the
  * cycle's marks are not meant to let a stale word keep anything. */
-static void mark_word_object(GCState *gc, GCObject *o)
-{
-    if (o->tt != HT_PART || gc->cycle_marking) gc_mark(gc, o);
-}
-
 static void mark_cb(void *ud, GCObject *o)
 {
-    mark_word_object(ud, o);
+    GCState *gc = ud;
+    if (o->tt != HT_PART || gc->cycle_marking) gc_mark(gc, o);
+    if (o->age == GC_SPACE_MAJOR && gc->may_evacuate) gc_note_stack_root(gc, o);
 }
 
 static void mark_words(void *ud, const uintptr_t *w, size_t n)
 {
-    GCState *gc = ud;
-    gc_nursery_find(gc, w, n, mark_cb, gc);
-    for (size_t i = 0; i < n; i++) {
-        if (gc_in_nursery(gc, w[i])) continue;
-        void *o = major_object_containing(gc->major, (void *)w[i]);
-        if (o != NULL) {
-            mark_word_object(gc, o);
-            if (gc->may_evacuate) gc_note_stack_root(gc, o);
-            continue;
-        }
-        o = los_object_containing(gc->los, (void *)w[i]);
-        if (o != NULL) mark_word_object(gc, o);
-    }
+    word_objects(ud, w, n, mark_cb);
 }
 
 static void mark_stack_candidates(GCState *gc)
@@ -335,14 +332,7 @@ static void held_part_cb(void *ud, GCObject *o)
 
 static void held_part_words(void *ud, const uintptr_t *w, size_t n)
 {
-    GCState *gc = ud;
-    gc_nursery_find(gc, w, n, held_part_cb, gc);
-    for (size_t i = 0; i < n; i++) {
-        if (gc_in_nursery(gc, w[i])) continue;
-        void *o = major_object_containing(gc->major, (void *)w[i]);
-        if (o == NULL) o = los_object_containing(gc->los, (void *)w[i]);
-        if (o != NULL) held_part(gc, o);
-    }
+    word_objects(ud, w, n, held_part_cb);
 }
 
 int gc_mark_held_parts(GCState *gc)
