@@ -31,7 +31,10 @@ static inline void account_raw(GCState *gc, size_t osize, size_t nsize)
 {
     gc->raw += nsize - osize; /* wraps correctly when shrinking */
     gc->g->gc_debt += (intptr_t)nsize - (intptr_t)osize;
-    if (nsize > osize) gc->allocated += nsize - osize;
+    if (nsize > osize) {
+        gc->allocated += nsize - osize;
+        gc->old_added += nsize - osize;
+    }
 }
 
 /* Would [more] bytes exceed the memory limit? */
@@ -128,6 +131,7 @@ GCObject *gc_alloc_old(GCState *gc, size_t size, int norefs, int promotion)
         if (o == NULL) return NULL;
         o->age = GC_SPACE_MAJOR;
         gc->old += major_object_size(o);
+        gc->old_added += major_object_size(o);
         return o;
     }
     GCObject *o;
@@ -144,6 +148,7 @@ GCObject *gc_alloc_old(GCState *gc, size_t size, int norefs, int promotion)
         counted = major_object_size(o);
     }
     gc->old += counted;
+    gc->old_added += counted;
     gc->g->gc_debt += (intptr_t)counted;
     return o;
 }

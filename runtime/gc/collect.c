@@ -54,7 +54,7 @@ void gc_set_debt(GCState *gc)
     size_t due = gc->threshold;
     if (gc_cycles_on(gc)) {
         if (gc->phase == TIDE_GC_PHASE_SWEEPING) due = gc->sweep_step_at;
-        else if (!gc->cycle_marking) due = gc->cycles_eager ? 0 : gc->cycle_trigger;
+        else if (!gc->cycle_marking) due = gc->cycles_eager ? 0 : gc->cycle_latest;
         else if (gc->mark_step_at < due) due = gc->mark_step_at;
         /* TIDE_GC_DEBUG=cycles: a step at the first safe point after every
          * nursery collection, whatever survived it */
@@ -129,9 +129,7 @@ void gc_set_thresholds(GCState *gc)
 {
     gc->live = gc->old + gc->raw;
     gc->threshold = next_threshold(gc);
-    /* a cycle begins halfway from the live size to the threshold, so that
-     * marking (paced by mark_budget, cycle.c) ends before the threshold */
-    gc->cycle_trigger = gc->live + (gc->threshold - gc->live) / 2;
+    gc_pacer_note_live(gc); /* when the next cycle begins */
 }
 
 void gc_collect(lua_State *L, GCReason reason)

@@ -48,7 +48,8 @@ int gc_init(lua_State *L)
     gc->raw = sizeof(GCState) + sizeof(GlobalState) + sizeof(lua_State);
     gc->live = gc->raw;
     gc->threshold = gc->raw + GC_MIN_GROWTH;
-    gc->cycle_trigger = gc->raw + GC_MIN_GROWTH / 2;
+    gc->cycle_trigger = gc->cycle_latest = gc->raw + GC_MIN_GROWTH / 2;
+    gc->grow_rate = -1;
     g->gc = gc;
     L->hdr.age = GC_SPACE_EXTERNAL; /* the main thread: in no space */
     if (!gc_spaces_create(gc)) {

@@ -447,10 +447,12 @@ void gc_cycle_begin(lua_State *L)
     uint64_t duration = end_pause(gc, TIDE_GC_PAUSE_INITIAL_MARK, TIDE_GC_PHASE_MARKING, start, heap_before);
     if (gc->trace)
         fprintf(stderr, "tide gc: cycle %llu initial pause: %.3f ms (%.3f ms sweeping the %zu blocks the last "
-                        "cycle left, %.3f ms roots and stacks, %.3f ms walking %zu young bytes), %zu grey%s\n",
+                        "cycle left, %.3f ms roots and stacks, %.3f ms walking %zu young bytes), %zu grey%s; "
+                        "old %zu bytes, live %zu, trigger %zu, target %zu; growing %.1f MB/s, marking %.1f MB/s\n",
                 (unsigned long long)(gc->cycles + 1), (double)duration / 1e6, (double)(swept_ns - start) / 1e6,
                 left_unswept, (double)(roots_ns - swept_ns) / 1e6, (double)(walked_ns - roots_ns) / 1e6, young_bytes,
-                grey, gc->worker_marking ? " for the worker" : "");
+                grey, gc->worker_marking ? " for the worker" : "", gc->old + gc->raw, gc->live, gc->cycle_trigger,
+                gc->threshold, gc->grow_rate * 1e3, gc->mark_rate * 1e3);
 }
 
 /* The end of the mark, inside the final pause once its nursery collection
@@ -487,6 +489,7 @@ void gc_cycle_abandon(GCState *gc)
     gc->grey.n = gc->weak.n = gc->ephemeron.n = gc->allweak.n = 0;
     gc->grey_overflow = gc->weak_overflow = 0;
     gc->big_table = NULL;
+    gc->mark_done_ns = 0;
     uint64_t now = gc_now_ns();
     set_phase(gc, TIDE_GC_PHASE_IDLE, now);
 }
@@ -505,6 +508,8 @@ static void cycle_finish(lua_State *L, GCReason reason)
      * stored there after being read from it, so it is marked. The worker
      * parks; what it still held (nothing, unless the mark fell behind and
      * is finished here) is traversed now. */
+    uint64_t mark_done_ns = gc->mark_done_ns != 0 ? gc->mark_done_ns : start;
+    gc_pacer_note_cycle_marked(gc, start);
     if (gc->worker_marking) {
         gc_worker_stop(gc, 1);
         gc_worker_finish_deferred(L);
@@ -526,9 +531,10 @@ static void cycle_finish(lua_State *L, GCReason reason)
     uint64_t duration = end_pause(gc, TIDE_GC_PAUSE_FINAL_MARK, TIDE_GC_PHASE_SWEEPING, start, heap_before);
     if (gc->trace)
         fprintf(stderr, "tide gc: cycle %llu final pause: %.3f ms (%.3f ms ending the mark, %zu grey left), "
-                        "cycle %.3f ms, heap %zu bytes; worker traversed %llu objects, handed back %llu\n",
+                        "cycle %.3f ms (mark done after %.3f), heap %zu bytes; worker traversed %llu objects, handed back %llu\n",
                 (unsigned long long)gc->cycles, (double)duration / 1e6, (double)(marked_ns - start) / 1e6,
-                grey_left, (double)(start + duration - gc->cycle_start_ns) / 1e6, heap_before,
+                grey_left, (double)(start + duration - gc->cycle_start_ns) / 1e6,
+                (double)(mark_done_ns - gc->cycle_start_ns) / 1e6, heap_before,
                 (unsigned long long)gc->worker_traversed, (unsigned long long)gc->worker_handed_back);
 }
 
@@ -630,7 +636,7 @@ void gc_cycle_step(lua_State *L)
         used = gc->old + gc->raw;
     }
     if (!gc->cycle_marking) {
-        if (used >= gc->cycle_trigger || gc->cycles_eager) gc_cycle_begin(L);
+        if (gc_pacer_cycle_due(gc, GC_PACE_SAFE_POINT)) gc_cycle_begin(L);
         return;
     }
     if (used < gc->mark_step_at && !eager && used < gc->threshold) return;
@@ -684,8 +690,10 @@ int gc_cycle_mark_for(lua_State *L, uint64_t budget_ns)
 int gc_cycle_mark_done(GCState *gc)
 {
     if (!gc->cycle_marking || partial_stacks_left(gc)) return 0;
-    if (gc->worker_marking) return gc_worker_idle(gc);
-    return gc->grey.n == 0 && gc->big_table == NULL && !gc->grey_overflow;
+    int done = gc->worker_marking ? gc_worker_idle(gc)
+                                  : gc->grey.n == 0 && gc->big_table == NULL && !gc->grey_overflow;
+    if (done && gc->mark_done_ns == 0) gc_pacer_note_mark_done(gc, gc_now_ns());
+    return done;
 }
 
 void gc_cycle_finish(lua_State *L)

@@ -165,16 +165,6 @@ static int may_work(GCState *gc)
     return !gc->stopped && gc_may_collect(gc) && gc->fin_running == 0;
 }
 
-/* Is a cycle due to begin ([early]: halfway to its trigger, for idle time
- * that would otherwise go unused)? */
-static int cycle_due(GCState *gc, int early)
-{
-    if (gc->cycle_marking || gc->phase == TIDE_GC_PHASE_SWEEPING) return 0;
-    size_t used = gc->old + gc->raw;
-    if (used >= gc->cycle_trigger || gc->cycles_eager) return 1;
-    return early && used > gc->live && used - gc->live >= (gc->cycle_trigger - gc->live) / 2;
-}
-
 /* How long a compacting collection is expected to take: the last one's
  * time, or, before any, 1 ms for every 8 MB of heap (what this machine's
  * full collections took on the samples). */
@@ -205,7 +195,7 @@ static void idle_cycle_work(lua_State *L, GCState *gc, uint64_t start, uint64_t 
         gc_cycle_sweep_for(L, deadline - now, !call_in_progress(L));
         now = gc_now_ns();
     }
-    if (now < deadline && cycle_due(gc, 1) && gc->last_pause_ns < deadline - now) {
+    if (now < deadline && gc_pacer_cycle_due(gc, GC_PACE_IDLE) && gc->last_pause_ns < deadline - now) {
         gc_scrub_stack();
         gc_cycle_begin(L);
         now = gc_now_ns();
@@ -235,6 +225,7 @@ TIDE_API void tide_frame_begin(lua_State *L)
     GCState *gc = gc_state(L);
     if (gc->frame_open) tide_frame_end(L);
     gc->frame++;
+    gc_pacer_note_frame(gc, gc_now_ns());
     memset(&gc->stats, 0, sizeof gc->stats);
     gc->frame_open = 1;
     if (gc->trace_file != NULL) gc_trace_frame_begin(gc);
@@ -244,7 +235,7 @@ TIDE_API void tide_frame_begin(lua_State *L)
     if (gc_cycles_on(gc)) {
         if (gc->frame == 1) gc_worker_prepare(gc); /* the thread's start is no pause's */
         /* the short pauses of a cycle go to the frame boundary */
-        if (may_work(gc) && (gc_cycle_mark_done(gc) || cycle_due(gc, 0))) {
+        if (may_work(gc) && (gc_cycle_mark_done(gc) || gc_pacer_cycle_due(gc, GC_PACE_FRAME_BOUNDARY))) {
             gc_scrub_stack();
             if (gc->cycle_marking)
                 gc_cycle_finish(L);

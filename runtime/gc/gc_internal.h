@@ -232,6 +232,19 @@ typedef struct GCState {
     size_t limit;           /* memory limit (gc_set_memory_limit), 0 = none */
     uint64_t allocated;     /* bytes ever allocated, up to the last window change */
     uint64_t promoted;      /* bytes ever promoted */
+    uint64_t old_added;     /* bytes ever added to old + raw (promotion, objects
+                               born old, raw blocks' growth) */
+
+    /* --- the pacer (pacer.c) --- */
+    double grow_rate;       /* old + raw growth, bytes per ns, smoothed; < 0 = not measured yet */
+    double mark_rate;       /* live bytes a concurrent mark covers per ns, smoothed; 0 = not measured yet */
+    uint64_t pace_at_ns;    /* the growth rate's window began: when, */
+    uint64_t pace_at_added; /*   ... and old_added then */
+    size_t pace_lump;       /* the most one nursery collection promoted lately */
+    uint64_t mark_done_ns;  /* when the mutator first saw this cycle's mark done, 0 = not yet */
+    uint64_t pace_mark_ns;  /* the last cycle's mark time, until its live size is known; 0 = none */
+    uint64_t frame_ns;      /* time between frame beginnings, smoothed; 0 = no frames */
+    uint64_t pace_frame_at_ns; /* the last frame's beginning */
 
     /* --- state --- */
     uint8_t epoch;          /* the header mark of the current/last full collection: 1 or 2 */
@@ -277,7 +290,9 @@ typedef struct GCState {
                                run without a touch when a resume returns */
     uint8_t resume_chain_lost; /* a thread could not be recorded there */
     uint8_t verify_marks;   /* TIDE_GC_DEBUG=verify-marks (verify.c) */
-    size_t cycle_trigger;   /* old + raw at which the next cycle begins */
+    size_t cycle_trigger;   /* old + raw at which the next cycle begins (at a
+                               frame boundary, when the program drives frames) */
+    size_t cycle_latest;    /* ... and past which it begins inside a frame */
     size_t mark_step_at;    /* old + raw at which the next mark step is due */
     size_t sweep_step_at;   /* old + raw at which the next sweep step is due */
     size_t sweep_start_used; /* old + raw when the lazy sweep began */
@@ -694,6 +709,30 @@ TIDE_INTERNAL void gc_cycle_finish(lua_State *L);
 TIDE_INTERNAL void gc_finish_mark(GCState *gc);
 /* The pacing after a mark: live size, the next thresholds. */
 TIDE_INTERNAL void gc_set_thresholds(GCState *gc);
+
+/* --- pacer.c: when a cycle begins ------------------------------------------------------ */
+/* Set cycle_trigger and cycle_latest from threshold, live and the rates. */
+TIDE_INTERNAL void gc_pacer_set_trigger(GCState *gc);
+/* After a nursery collection that promoted [promoted] bytes: sample the
+ * growth rate. */
+TIDE_INTERNAL void gc_pacer_note_growth(GCState *gc, uint64_t now, size_t promoted);
+/* The mutator saw the marking cycle's mark done (the first sighting counts). */
+TIDE_INTERNAL void gc_pacer_note_mark_done(GCState *gc, uint64_t now);
+/* The final pause begins at [final_start_ns]: the mark's time is known
+ * (measured only for concurrent marks). */
+TIDE_INTERNAL void gc_pacer_note_cycle_marked(GCState *gc, uint64_t final_start_ns);
+/* The live size is known (after a sweep): the mark rate, the next trigger. */
+TIDE_INTERNAL void gc_pacer_note_live(GCState *gc);
+/* A frame begins. */
+TIDE_INTERNAL void gc_pacer_note_frame(GCState *gc, uint64_t now);
+/* Where a cycle could begin now. */
+typedef enum GCPaceWhere {
+    GC_PACE_SAFE_POINT,     /* inside a frame, or no frames: past cycle_latest */
+    GC_PACE_FRAME_BOUNDARY, /* tide_frame_begin: past the trigger */
+    GC_PACE_IDLE            /* tide_gc_idle: the trigger comes within the next frame */
+} GCPaceWhere;
+/* Should a cycle begin here (none is running, the heap has grown enough)? */
+TIDE_INTERNAL int gc_pacer_cycle_due(const GCState *gc, GCPaceWhere where);
 
 /* --- worker.c: the concurrent marker ------------------------------------------------- */
 /* Functions that read objects the mutator may be writing, by design

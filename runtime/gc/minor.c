@@ -959,8 +959,10 @@ void gc_minor(lua_State *L, int reason, int inside_full)
         /* a step at the next safe point: the stress mode's, or the one
          * that scans the rest of a running stack (cycle.c) */
         gc->eager_step_pending = gc->cycles_eager || (gc->cycle_marking && gc->partial_stacks.n > 0);
+        uint64_t end = gc_now_ns();
+        gc_pacer_note_growth(gc, end, m.promoted);
         gc_set_debt(gc);
-        uint64_t duration = gc_now_ns() - start;
+        uint64_t duration = end - start;
         if (reason == GC_REASON_ALLOCATION)
             gc_nursery_adapt(gc, allocated, duration > scaled_ns ? duration - scaled_ns : 0, scaled_ns);
         gc_frames_note_pause(gc, reason == GC_REASON_EMERGENCY ? TIDE_GC_PAUSE_EMERGENCY : TIDE_GC_PAUSE_MINOR,

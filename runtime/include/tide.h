@@ -238,6 +238,40 @@ typedef struct tide_FrameStats {
  */
 TIDE_API int tide_gc_frame_stats(lua_State *L, tide_FrameStats *out);
 
+/*
+ * The pacer's view: when the next major cycle begins, and the rates it
+ * decided that from. The old generation (old_bytes: objects that survived
+ * a nursery collection or were born old, and the collector's own blocks)
+ * may grow to target_bytes before a cycle must be over; a cycle begins at
+ * trigger_bytes, early enough that at the measured rates its mark and
+ * final pause end before the target (at the first frame boundary past the
+ * trigger, when the program drives frames). Until a concurrent cycle has
+ * measured the mark rate, and when marking runs on the calling thread,
+ * the trigger is halfway from live_bytes to the target and measured is 0.
+ * Later versions of Tide may add fields at the end.
+ */
+typedef struct tide_GcPacing {
+    size_t old_bytes;           /* the old generation now */
+    size_t live_bytes;          /* ... right after the last cycle's sweep */
+    size_t target_bytes;        /* where the next cycle must have ended */
+    size_t trigger_bytes;       /* where it begins */
+    size_t hard_limit_bytes;    /* tide_gc_set_heap_limit's, 0 = none */
+    double grow_bytes_per_s;    /* the old generation's growth, smoothed */
+    double mark_bytes_per_s;    /* live bytes a concurrent mark covers per
+                                   second of wall time, smoothed; 0 = not
+                                   measured yet */
+    uint64_t frame_ns;          /* time between frame beginnings, smoothed;
+                                   0 = the program drives no frames */
+    int measured;               /* 1 = trigger_bytes comes from the rates */
+} tide_GcPacing;
+
+/*
+ * Fills *[out] with the pacer's view and returns 1 (0 if [out] is NULL).
+ *
+ * Never collects, runs no code. Mutator only.
+ */
+TIDE_API int tide_gc_pacing(lua_State *L, tide_GcPacing *out);
+
 /*=========================================================================
  * GC handles
  *

@@ -40,6 +40,7 @@
     X(pinning)              \
     X(gc_trace)             \
     X(nursery_budget)       \
+    X(gc_pacing)            \
     X(thread_touch)
 #else
 #define TIDE_API_MODULES(X)

@@ -318,6 +318,7 @@ static const any_function functions[] = {
     FN(tide_gc_idle, void (*)(lua_State *, uint64_t)),
     FN(tide_gc_phase_name, const char *(*)(int)),
     FN(tide_gc_frame_stats, int (*)(lua_State *, tide_FrameStats *)),
+    FN(tide_gc_pacing, int (*)(lua_State *, tide_GcPacing *)),
     FN(tide_handle_new, tide_Handle (*)(lua_State *, int)),
     FN(tide_handle_new_weak, tide_Handle (*)(lua_State *, int, int)),
     FN(tide_handle_push, int (*)(lua_State *, tide_Handle)),
@@ -431,6 +432,7 @@ void headers_compile_macros(lua_State *L)
     luaL_Stream *stream;
     lua_Debug ar;
     tide_FrameStats stats;
+    tide_GcPacing pacing;
     tide_Handle h;
     static const char *const options[] = { "one", "two", NULL };
 
@@ -526,6 +528,10 @@ void headers_compile_macros(lua_State *L)
     (void)stats.max_pause_ns, (void)stats.idle_gc_ns, (void)stats.allocated_bytes;
     (void)stats.promoted_bytes, (void)stats.heap_bytes, (void)stats.finalizers_run;
     (void)tide_gc_phase_name(stats.phase);
+    (void)tide_gc_pacing(L, &pacing);
+    (void)pacing.old_bytes, (void)pacing.live_bytes, (void)pacing.target_bytes, (void)pacing.trigger_bytes;
+    (void)pacing.hard_limit_bytes, (void)pacing.grow_bytes_per_s, (void)pacing.mark_bytes_per_s;
+    (void)pacing.frame_ns, (void)pacing.measured;
     h = tide_handle_new(L, -1);
     if (h != TIDE_HANDLE_NONE) tide_handle_free(L, h);
 
