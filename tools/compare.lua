@@ -343,6 +343,19 @@ end
 local results = {}
 for _, s in ipairs(samples) do results[s] = {} for _, st in ipairs(settings) do results[s][st.name] = {} end end
 
+-- The machine's own steadiness, before and after the runs
+-- (tools/noise_floor.lua): on a shared virtual machine a slice of
+-- memory-bound work sometimes takes several times its usual time, and so
+-- does any GC pause.
+local function noise_floor()
+  local probe = BIN .. "tidehost-lua54"
+  if not file_exists(probe) then return "not measured (" .. probe .. " missing)" end
+  local line = capture(shquote(probe) .. " --quiet --exec " .. shquote(ROOT .. "/tools/noise_floor.lua") .. " -- 10 2>&1")
+  return line:match("noise floor: (.*)") or ("not measured: " .. line)
+end
+local noise = { noise_floor() }
+print("noise floor before: " .. noise[1])
+
 local total = opts.runs * #samples * #settings
 local n = 0
 local T0 = now()
@@ -367,6 +380,8 @@ for r = 1, opts.runs do
   end
 end
 local elapsed = now() - T0
+noise[2] = noise_floor()
+print("noise floor after: " .. noise[2])
 
 ---------------------------------------------------------------- statistics
 
@@ -465,6 +480,8 @@ add(("- machine: %s, %s CPUs, %s"):format(machine.arch, machine.nproc, machine.c
 add(("- command: `%s`"):format(cmdline))
 add(("- %d frames per run, seed %d, %d runs per setting, interleaved round-robin; %.0f s in all")
   :format(opts.frames, SEED, opts.runs, elapsed))
+add(("- the machine's noise floor (`tools/noise_floor.lua`, 10 s before and after the runs): %s; %s")
+  :format(noise[1], noise[2]))
 if #skipped > 0 then
   local names = {}
   for _, st in ipairs(skipped) do names[#names + 1] = st.name .. " (" .. st.bin .. " missing)" end
