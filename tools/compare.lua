@@ -2,7 +2,10 @@
 -- collector setting, interleaved, and write reports/compare/comparison.md
 -- and a self-contained report.html.  Stock Lua 5.4 only.
 --
---   lua5.4 tools/compare.lua [--frames N] [--runs R] [--samples a,b] [--out DIR]
+--   lua5.4 tools/compare.lua [--frames N] [--runs R] [--samples a,b] [--out DIR] [--reuse]
+--
+-- --reuse runs nothing: it writes the report again from the runs already
+-- in DIR (after a change to the report itself).
 --
 -- See tools/README.md.
 
@@ -184,31 +187,35 @@ do
   local i = 1
   local function usage(msg)
     io.stderr:write("compare.lua: ", msg, "\n",
-      "usage: lua5.4 tools/compare.lua [--frames N] [--runs R] [--samples a,b] [--out DIR]\n")
+      "usage: lua5.4 tools/compare.lua [--frames N] [--runs R] [--samples a,b] [--out DIR] [--reuse]\n")
     os.exit(2)
   end
   while i <= #arg do
     local a = arg[i]
-    local k, v = a:match("^%-%-([%w-]+)=(.*)$")
-    if not k then
-      k = a:match("^%-%-([%w-]+)$")
-      if k == "help" then usage("help") end
-      if not k then usage("unexpected argument " .. a) end
-      i = i + 1
-      v = arg[i]
-      if v == nil then usage("--" .. k .. " needs a value") end
-    end
-    if k == "frames" or k == "runs" then
-      local n = tonumber(v)
-      if not n or n ~= math.floor(n) or n < 1 then usage("--" .. k .. " wants a positive integer") end
-      opts[k] = math.tointeger(n)
-    elseif k == "samples" then
-      opts.samples = {}
-      for s in v:gmatch("[^,%s]+") do opts.samples[#opts.samples + 1] = s end
-    elseif k == "out" then
-      opts.out = v
+    if a == "--reuse" then
+      opts.reuse = true
     else
-      usage("unknown option --" .. k)
+      local k, v = a:match("^%-%-([%w-]+)=(.*)$")
+      if not k then
+        k = a:match("^%-%-([%w-]+)$")
+        if k == "help" then usage("help") end
+        if not k then usage("unexpected argument " .. a) end
+        i = i + 1
+        v = arg[i]
+        if v == nil then usage("--" .. k .. " needs a value") end
+      end
+      if k == "frames" or k == "runs" then
+        local n = tonumber(v)
+        if not n or n ~= math.floor(n) or n < 1 then usage("--" .. k .. " wants a positive integer") end
+        opts[k] = math.tointeger(n)
+      elseif k == "samples" then
+        opts.samples = {}
+        for s in v:gmatch("[^,%s]+") do opts.samples[#opts.samples + 1] = s end
+      elseif k == "out" then
+        opts.out = v
+      else
+        usage("unknown option --" .. k)
+      end
     end
     i = i + 1
   end
@@ -299,8 +306,32 @@ local function read_frames(path)
   return { frame_ms = frame_ms, gc_ms = gc_ms, idle_gc_ms = idle_ms }
 end
 
+local collect_run
+
+-- The in-frame pauses of one run (pauses.csv, written by the tide backend:
+-- pauses in frames, not in idle time or before the first frame): their
+-- count, the longest and its kind, and how many took over 1 ms.
+local function read_pauses(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local p = { count = 0, over_1ms = 0, max_ms = 0, max_kind = "" }
+  f:read("l") -- header: frame,kind,in_idle,start_ms,duration_ns,heap_bytes
+  for line in f:lines() do
+    local frame, kind, in_idle, _, ns = line:match("^(%-?%d+),([^,]*),(%d+),([^,]*),(%d+)")
+    if frame and tonumber(frame) >= 1 and in_idle == "0" then
+      local ms = tonumber(ns) / 1e6
+      p.count = p.count + 1
+      if ms > 1 then p.over_1ms = p.over_1ms + 1 end
+      if ms > p.max_ms then p.max_ms, p.max_kind = ms, kind end
+    end
+  end
+  f:close()
+  return p
+end
+
 local function run_one(sample, st, r)
   local dir = ("%s/runs/%s/%s/run%d"):format(opts.out, slug(sample), slug(st.name), r)
+  if opts.reuse then return collect_run(dir, true, nil, nil, 0) end
   os.execute("rm -rf " .. shquote(dir) .. " && mkdir -p " .. shquote(dir))
   local game = sample:find("/") and sample or (ROOT .. "/samples/" .. sample)
   local parts = { BIN .. st.bin, "--headless", "--quiet", "--frames", tostring(opts.frames),
@@ -315,7 +346,12 @@ local function run_one(sample, st, r)
   local errf = dir .. "/stderr.txt"
   local t0 = now()
   local ok, how, code = os.execute(cmd .. " >" .. shquote(dir .. "/stdout.txt") .. " 2>" .. shquote(errf))
-  local wall = now() - t0
+  return collect_run(dir, ok, how, code, now() - t0)
+end
+
+-- What a run left in [dir]; [ok, how, code] are os.execute's.
+collect_run = function(dir, ok, how, code, wall)
+  local errf = dir .. "/stderr.txt"
   local res = { dir = dir, wall = wall }
   local stderr = read_file(errf) or ""
   local first = stderr:match("[^\r\n]*%S[^\r\n]*") -- first non-blank line
@@ -335,7 +371,10 @@ local function run_one(sample, st, r)
   elseif not res.summary and not res.error then
     res.error = "no summary.json written" .. (first and (": " .. first) or "")
   end
-  if not res.error then res.frames = read_frames(dir .. "/frames.csv") end
+  if not res.error then
+    res.frames = read_frames(dir .. "/frames.csv")
+    res.pauses = read_pauses(dir .. "/pauses.csv")
+  end
   return res
 end
 
@@ -353,8 +392,18 @@ local function noise_floor()
   local line = capture(shquote(probe) .. " --quiet --exec " .. shquote(ROOT .. "/tools/noise_floor.lua") .. " -- 10 2>&1")
   return line:match("noise floor: (.*)") or ("not measured: " .. line)
 end
-local noise = { noise_floor() }
-print("noise floor before: " .. noise[1])
+-- (what --reuse needs to write the report again: when the runs were made,
+-- how long they took, the noise floor before and after)
+local info_file = opts.out .. "/run_info.txt"
+local noise, reused = {}, {}
+if opts.reuse then
+  for line in (read_file(info_file) or ""):gmatch("[^\n]+") do reused[#reused + 1] = line end
+  noise[1], noise[2] = reused[3] or "not measured", reused[4] or "not measured"
+else
+  os.execute("mkdir -p " .. shquote(opts.out))
+  noise[1] = noise_floor()
+  print("noise floor before: " .. noise[1])
+end
 
 local total = opts.runs * #samples * #settings
 local n = 0
@@ -380,8 +429,10 @@ for r = 1, opts.runs do
   end
 end
 local elapsed = now() - T0
-noise[2] = noise_floor()
-print("noise floor after: " .. noise[2])
+if not opts.reuse then
+  noise[2] = noise_floor()
+  print("noise floor after: " .. noise[2])
+end
 
 ---------------------------------------------------------------- statistics
 
@@ -414,7 +465,7 @@ local function row_for(sample, st)
   end
   row.good = good
   if #good == 0 then return row end
-  local p50, p99, p999, maxes, o16, o33, gcw, tot, rss = {}, {}, {}, {}, {}, {}, {}, {}, {}
+  local p50, p99, p999, maxes, o16, o33, gcw, tot, rss, longest = {}, {}, {}, {}, {}, {}, {}, {}, {}, {}
   local gc_reported = false
   for _, res in ipairs(good) do
     local s = res.summary
@@ -429,6 +480,10 @@ local function row_for(sample, st)
       if idle and idle > 0 then g = g .. " (idle " .. fmt(idle, 2) .. ")" end
       gcw[#gcw + 1] = g
     end
+    if res.pauses then
+      longest[#longest + 1] = ("%s %s (%d of %d over 1 ms)"):format(fmt(res.pauses.max_ms, 2), res.pauses.max_kind,
+        res.pauses.over_1ms, res.pauses.count)
+    end
     tot[#tot + 1] = fmt(num(s.total_s), "auto")
     if num(s.peak_rss_kb) then rss[#rss + 1] = s.peak_rss_kb / 1024 end
   end
@@ -436,6 +491,7 @@ local function row_for(sample, st)
     fmt(median(p50), 3), fmt(median(p99), 2), fmt(median(p999), 2),
     table.concat(maxes, " / "), table.concat(o16, " / "), table.concat(o33, " / "),
     gc_reported and table.concat(gcw, " / ") or "n/a",
+    #longest > 0 and table.concat(longest, " / ") or "n/a",
     table.concat(tot, " / "),
     #rss > 0 and fmt(math.max(table.unpack(rss)), 1) or "n/a",
   }
@@ -445,7 +501,7 @@ end
 
 local HEADERS = { "setting", "p50 ms", "p99 ms", "p99.9 ms", "max ms (each run)",
   "> 16.7 ms (each run)", "> 33.3 ms (each run)", "worst GC ms in a frame (each run)",
-  "total s (each run)", "peak RSS MiB (max)", "p99 ratio to " .. settings[1].name }
+  "longest GC pause in a frame, ms (each run)", "total s (each run)", "peak RSS MiB (max)", "p99 ratio to " .. settings[1].name }
 
 local function histogram(good)
   local h = { 0, 0, 0, 0, 0, 0, 0 }
@@ -469,6 +525,12 @@ local machine = {
   cpu = (read_file("/proc/cpuinfo") or ""):match("model name%s*:%s*([^\n]+)") or "unknown",
   date = os.date("%Y-%m-%d %H:%M:%S %Z"),
 }
+if opts.reuse then
+  machine.date = reused[1] or machine.date
+  elapsed = tonumber(reused[2]) or elapsed
+else
+  write_file(info_file, ("%s\n%.0f\n%s\n%s\n"):format(machine.date, elapsed, noise[1], noise[2]))
+end
 
 ---------------------------------------------------------------- markdown
 
@@ -493,6 +555,8 @@ add("(\"a / b\"); peak RSS is the largest across runs. Worst GC is the longest c
 add("frame, shown only where the backend times its collector (`gc_reported`); \"n/a\" otherwise — stock")
 add("collectors run inside allocation, untimed, and their pauses are part of the frame times. \"(idle X)\"")
 add("is the most collector time given in the idle time after one frame (idle-stepped), outside the frame.")
+add("The longest GC pause is the longest single world-stopping pause inside a frame, of the kind named, with")
+add("how many of the run's in-frame pauses took over 1 ms, where the backend lists its pauses (tide).")
 add("Absolute times move between runs on shared machines; compare settings within one report, by the")
 add("ratio column (median p99 of the setting / median p99 of the first setting).\n")
 

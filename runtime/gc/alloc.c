@@ -175,8 +175,9 @@ static GCObject *new_old(lua_State *L, GCState *gc, int tt, size_t size)
 /* --- young objects: the slow path of gc_new ------------------------------------------ */
 
 /* Between two nursery collections the fast path stops every CHECKPOINT_BYTES
- * allocated, so that the slow path can take work out of the next
- * collection's pause: it raises the running stack's young floor over the
+ * allocated, so that the slow path can take work out of the pauses: it
+ * gives back a slice of the large blocks retired by the last ones
+ * (sweep.c), and it raises the running stack's young floor over the
  * slots below the running frame that hold nothing young, for at most
  * STACK_STEP_MAX_NS a time (minor.c). A stack left deep below its running
  * frame — a million values moved onto it — is then looked at a slice at a
@@ -195,6 +196,7 @@ static void checkpoint(lua_State *L, GCState *gc)
     ns->checkpoint = used + (behind ? CHECKPOINT_BYTES_BEHIND : CHECKPOINT_BYTES);
     gc_note_oversized_stack(L); /* shrunk before a collection clears it all */
     gc_nursery_note_start(gc);
+    gc_release_step(gc); /* a slice of the large blocks the last pauses retired */
 }
 
 /* The budget is spent: if slots below the running frame are still to be

@@ -207,11 +207,14 @@ void gc_free_released(GCState *gc)
      * the mark did not reach (sweep.c) and leaves the rest for after the
      * next nursery collection. */
     if (gc->cycle_marking) return;
+    /* (retired: the memory goes back after the pause, gc_release_retired) */
+    size_t retired = los_retired_bytes(gc->los);
     for (size_t i = 0; i < gc->released_los.n; i++) {
         Part *p = gc->released_los.items[i];
         gc->old -= los_object_size(p);
-        los_free(gc->los, p);
+        los_retire(gc->los, p);
     }
+    gc->raw += los_retired_bytes(gc->los) - retired;
     gc->released_los.n = 0;
 }
 

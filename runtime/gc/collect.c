@@ -172,6 +172,7 @@ void gc_collect(lua_State *L, GCReason reason)
     /* 5 */
     if (evacuate) gc_evacuate(L, reason);
     gc_sweep(L, reason == GC_REASON_SAFE_POINT);
+    gc_release_retired(gc, (size_t)-1); /* the world is stopped already */
     gc_nursery_drop_dead(gc);
     if (reason == GC_REASON_EMERGENCY) gc_nursery_shrink(gc);
     /* The grey stack is scratch: the peak of one collection (a table of a

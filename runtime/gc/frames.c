@@ -260,6 +260,7 @@ TIDE_API void tide_gc_idle(lua_State *L, uint64_t budget_ns)
     gc->in_idle = 1;
     gc->idle_waited_ns = 0;
     if (safe && gc_can_run_finalizers(L)) gc_run_finalizers(L, budget_ns);
+    if (may_work(gc)) gc_release_for(gc, start + budget_ns); /* large blocks retired since */
     uint64_t spent = gc_now_ns() - start;
     if (gc_cycles_on(gc)) {
         idle_cycle_work(L, gc, start, budget_ns);

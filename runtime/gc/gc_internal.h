@@ -655,6 +655,15 @@ TIDE_INTERNAL int gc_sweep_some(lua_State *L, size_t max_blocks, int safe_point)
 /* What freeing an old object must do besides giving its memory back (a
  * prototype's arrays, a thread's stack, an open upvalue's link). */
 TIDE_INTERNAL void gc_free_object_parts(lua_State *L, GCObject *o);
+/* Large blocks the sweep or a nursery collection retired (los.h) go back
+ * to the allocator out of the pauses that retired them:
+ * gc_release_retired gives back about [max_bytes] (SIZE_MAX: all) and
+ * returns what it gave; gc_release_step, a slice, as a sweep-step pause
+ * (the allocation checkpoint, alloc.c); gc_release_for, until
+ * [deadline_ns] (idle time). */
+TIDE_INTERNAL size_t gc_release_retired(GCState *gc, size_t max_bytes);
+TIDE_INTERNAL void gc_release_step(GCState *gc);
+TIDE_INTERNAL void gc_release_for(GCState *gc, uint64_t deadline_ns);
 
 /* --- collect.c --------------------------------------------------------------------- */
 /* How a collection was started; decides what it may do besides collecting. */

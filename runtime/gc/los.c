@@ -8,10 +8,22 @@
  *    over objs.
  *  - A header's cards pointer points at the start of its own raw block,
  *    ncards bytes, zero when created; cards beyond the object do not exist.
+ *  - retired[0..nretired) holds objects taken out of objs whose memory is
+ *    not yet given back; retired_bytes is the sum of their raw_size. A
+ *    retired object's cards are gone: its ncards counts the bytes of its
+ *    whole pages past the header already given back to the system (the
+ *    header and the raw size stay readable).
  */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* madvise (MADV_DONTNEED) */
+#endif
 #include "los.h"
 
 #include <string.h>
+#include <unistd.h>
+#if defined(__unix__)
+#include <sys/mman.h>
+#endif
 
 _Static_assert(sizeof(LosObject) % 16 == 0, "the object after the header must stay 16-byte aligned");
 
@@ -22,6 +34,8 @@ struct LosSpace {
     size_t object_bytes, obtained_bytes, live_last_sweep;
     uint64_t obtain_calls;
     int allocate_black;
+    LosObject **retired;
+    size_t nretired, retired_cap, retired_bytes;
 };
 
 static void *space_obtain(LosSpace *s, void *block, size_t osize, size_t nsize)
@@ -53,11 +67,34 @@ static void free_object(LosSpace *s, LosObject *h)
     space_obtain(s, h->raw, h->raw_size, 0);
 }
 
+/* [h], already out of objs, to be given back by los_release_some; freed
+ * now if the list cannot grow. */
+static void retire(LosSpace *s, LosObject *h)
+{
+    s->object_bytes -= h->size;
+    s->obtained_bytes -= h->raw_size;
+    if (s->nretired == s->retired_cap) {
+        size_t ncap = s->retired_cap == 0 ? 16 : s->retired_cap * 2;
+        LosObject **nr = space_obtain(s, s->retired, s->retired_cap * sizeof(LosObject *), ncap * sizeof(LosObject *));
+        if (nr == NULL) {
+            space_obtain(s, h->raw, h->raw_size, 0);
+            return;
+        }
+        s->retired = nr;
+        s->retired_cap = ncap;
+    }
+    h->ncards = 0; /* (now the bytes of pages given back) */
+    s->retired[s->nretired++] = h;
+    s->retired_bytes += h->raw_size;
+}
+
 void los_destroy(LosSpace *s)
 {
     if (s == NULL) return;
     for (size_t i = 0; i < s->n; i++) free_object(s, s->objs[i]);
+    for (size_t i = 0; i < s->nretired; i++) space_obtain(s, s->retired[i]->raw, s->retired[i]->raw_size, 0);
     if (s->objs != NULL) space_obtain(s, s->objs, s->cap * sizeof(LosObject *), 0);
+    if (s->retired != NULL) space_obtain(s, s->retired, s->retired_cap * sizeof(LosObject *), 0);
     s->cfg.obtain(s->cfg.obtain_ud, s, sizeof *s, 0);
 }
 
@@ -144,6 +181,65 @@ void los_free(LosSpace *s, void *obj)
     s->n--;
 }
 
+void los_retire(LosSpace *s, void *obj)
+{
+    ptrdiff_t k = find(s, (uintptr_t)obj);
+    if (k < 0 || obj_addr(s->objs[k]) != (uintptr_t)obj) return;
+    LosObject *h = s->objs[k];
+    memmove(&s->objs[k], &s->objs[k + 1], (s->n - (size_t)k - 1) * sizeof(LosObject *));
+    s->n--;
+    retire(s, h);
+}
+
+size_t los_retired_bytes(const LosSpace *s)
+{
+    return s->retired_bytes;
+}
+
+#if defined(__unix__) && defined(MADV_DONTNEED)
+static size_t page_size(void)
+{
+    static size_t size;
+    if (size == 0) {
+        long n = sysconf(_SC_PAGESIZE);
+        size = n > 0 ? (size_t)n : 4096;
+    }
+    return size;
+}
+#endif
+
+size_t los_release_some(LosSpace *s, size_t max_bytes)
+{
+    size_t done = 0;
+    while (s->nretired > 0 && done < max_bytes) {
+        LosObject *h = s->retired[s->nretired - 1];
+#if defined(__unix__) && defined(MADV_DONTNEED)
+        /* the whole pages past the header, a slice at a time: giving back
+         * a populated 16 MiB block in one free costs ~1 ms, and a slice
+         * of it as many times less */
+        size_t page = page_size();
+        uintptr_t lo = ((uintptr_t)h + sizeof *h + page - 1) & ~(uintptr_t)(page - 1);
+        uintptr_t hi = ((uintptr_t)h->raw + h->raw_size) & ~(uintptr_t)(page - 1);
+        size_t pages = hi > lo ? (size_t)(hi - lo) : 0;
+        lua_assert(h->ncards <= pages);
+        if (pages - h->ncards > LOS_RELEASE_SLICE) {
+            size_t n = max_bytes - done < LOS_RELEASE_SLICE ? max_bytes - done : LOS_RELEASE_SLICE;
+            n = (n + page - 1) & ~(page - 1); /* (< pages - ncards: inside the object) */
+            if (madvise((void *)(lo + h->ncards), n, MADV_DONTNEED) == 0) {
+                h->ncards += n;
+                done += n;
+                continue;
+            }
+        }
+#endif
+        done += h->raw_size - h->ncards;
+        s->nretired--;
+        s->retired_bytes -= h->raw_size;
+        space_obtain(s, h->raw, h->raw_size, 0);
+    }
+    return done;
+}
+
 size_t los_count(const LosSpace *s)
 {
     return s->n;
@@ -216,7 +312,7 @@ size_t los_sweep(LosSpace *s)
             s->objs[kept++] = h;
         } else {
             if (s->cfg.on_free != NULL) s->cfg.on_free(s->cfg.free_ud, (void *)obj_addr(h), h->size);
-            free_object(s, h);
+            retire(s, h);
         }
     }
     s->n = kept;
@@ -237,6 +333,7 @@ void los_stats(const LosSpace *s, LosStats *out)
     out->obtained_bytes = s->obtained_bytes;
     out->live_bytes_last_sweep = s->live_last_sweep;
     out->obtain_calls = s->obtain_calls;
+    out->retired_bytes = s->retired_bytes;
 }
 
 void los_set_on_free(LosSpace *s, los_OnFree on_free, void *ud)

@@ -18,10 +18,17 @@
  * and removal move the tail of the array; there are few large objects (each
  * is above 8 KiB) and a sweep compacts the array in one pass.
  *
+ * Giving memory back. An object the sweep finds dead, or the owner
+ * retires, leaves the array at once (nothing finds it any more) but its
+ * memory goes back later, in los_release_some: a large populated block
+ * costs the system about a millisecond per 16 MiB to take back, so its
+ * pages go back a slice (LOS_RELEASE_SLICE) at a time, where the owner
+ * has time, and the block itself last.
+ *
  * Threads: as for the major heap (major.h): mutator only, except the mark
  * bits, which los_mark_atomic / los_is_marked may touch from a concurrent
- * marker. The sweep is not lazy (freeing an object is one call): it runs
- * where the owner decides, never while marking.
+ * marker. The sweep is not lazy (one pass over the array): it runs where
+ * the owner decides, never while marking.
  */
 #ifndef TIDE_GC_LOS_H
 #define TIDE_GC_LOS_H
@@ -68,6 +75,7 @@ typedef struct LosStats {
     size_t obtained_bytes;        /* what obtain gave for them (headers, cards) */
     size_t live_bytes_last_sweep; /* object bytes that survived the last sweep */
     uint64_t obtain_calls;
+    size_t retired_bytes;         /* retired, not yet given back (los_release_some) */
 } LosStats;
 
 TIDE_INTERNAL LosSpace *los_create(const LosConfig *cfg);
@@ -80,6 +88,17 @@ TIDE_INTERNAL void *los_alloc(LosSpace *s, size_t n, int kind);
 /* Free one object now (on_free is not called): storage the owner knows is
  * dead and that no marker can be reading. */
 TIDE_INTERNAL void los_free(LosSpace *s, void *obj);
+/* Take one object out of the space now (on_free is not called) and give
+ * its memory back later (los_release_some): storage the owner knows is
+ * dead and that no marker can be reading. */
+TIDE_INTERNAL void los_retire(LosSpace *s, void *obj);
+/* Give back the memory of retired objects, about [max_bytes] of it (at
+ * least a page or a whole small block): whole pages of a large block a
+ * slice at a time, then the block. Returns the bytes given back. */
+#define LOS_RELEASE_SLICE ((size_t)1024 * 1024)
+TIDE_INTERNAL size_t los_release_some(LosSpace *s, size_t max_bytes);
+/* The obtained bytes of the retired objects not yet given back. */
+TIDE_INTERNAL size_t los_retired_bytes(const LosSpace *s);
 /* While on, new objects are born marked. */
 TIDE_INTERNAL void los_set_allocate_black(LosSpace *s, int on);
 
@@ -151,8 +170,8 @@ TIDE_INTERNAL void los_clear_cards(LosSpace *s);
 /* --- sweeping, walking ---------------------------------------------------------- */
 /* Replace the config's on_free (the owner's context changes per sweep). */
 TIDE_INTERNAL void los_set_on_free(LosSpace *s, los_OnFree on_free, void *ud);
-/* Free every unmarked object (on_free first), clear the survivors' marks;
- * returns the survivors' bytes. */
+/* Retire every unmarked object (on_free first), clear the survivors'
+ * marks; returns the survivors' bytes. */
 TIDE_INTERNAL size_t los_sweep(LosSpace *s);
 typedef void (*los_ObjectFn)(void *ud, void *obj, size_t size, int kind);
 /* [fn] on every object, ascending addresses; [fn] must not allocate or free. */

@@ -147,9 +147,10 @@ TIDE_API void tide_frame_end(lua_State *L);
 
 /*
  * Gives the collector up to [budget_ns] of the mutator's time for work
- * that would otherwise land in a frame: lazy sweeping, marking the
- * collector's worker has not finished, pending finalizers, and a pause
- * that fits in what is left of the budget. While the worker thread is
+ * that would otherwise land in a frame: lazy sweeping, giving large freed
+ * blocks back to the allocator, marking the collector's worker has not
+ * finished, pending finalizers, and a pause that fits in what is left of
+ * the budget. While the worker thread is
  * marking, the rest of the budget is spent waiting for it (asleep, not
  * spinning), so that the final pause can come here rather than in the
  * next frame. Returns when there is nothing left to do or the budget is

@@ -305,3 +305,80 @@ TEST(los_object_addresses_sorted)
     free(a);
     destroy_space(s, &ta);
 }
+
+/* Retired objects (by the owner or by the sweep) leave the space at once
+ * and give their memory back in los_release_some: a large block's pages a
+ * slice at a time, its block last; what the pages held stays the owner's
+ * business (they read as zero or as before), the header stays intact. */
+TEST(los_retire_and_release_in_slices)
+{
+    TestAlloc ta = { 0 };
+    LosLog log = { 0 };
+    LosSpace *s = new_space(&ta, &log);
+    size_t big = 5 * LOS_RELEASE_SLICE + 12345, small = 20000;
+    unsigned char *a = los_alloc(s, big, LOS_NOREFS);
+    unsigned char *b = los_alloc(s, small, LOS_REFS);
+    unsigned char *c = los_alloc(s, small, LOS_REFS);
+    CHECK(a != NULL && b != NULL && c != NULL);
+    memset(a, 0x77, big); /* populated, as a used array is */
+    size_t raw_a = los_header(a)->raw_size, raw_b = los_header(b)->raw_size;
+    long blocks = ta.live_blocks + 1; /* (and the list of retired objects, from now on) */
+
+    los_retire(s, a);
+    CHECK(los_object_containing(s, a + 100) == NULL);
+    LosStats st;
+    los_stats(s, &st);
+    CHECK_INT(st.objects, 2);
+    CHECK_INT(st.object_bytes, 2 * small);
+    CHECK_INT(st.retired_bytes, raw_a);
+    CHECK_INT(ta.live_blocks, blocks); /* not given back yet */
+
+    memset(c, 0x3C, small); /* a live neighbour: no slice may touch it */
+    /* one slice at a time: the block stays until its pages are gone; an
+     * object retired meanwhile goes first, and the big one goes on where
+     * it stopped */
+    CHECK(los_release_some(s, LOS_RELEASE_SLICE) > 0);
+    unsigned char *e = los_alloc(s, small, LOS_NOREFS);
+    CHECK(e != NULL);
+    los_retire(s, e);
+    CHECK(los_release_some(s, 1) >= small);
+    CHECK_INT(los_retired_bytes(s), raw_a);
+    int slices = 1;
+    while (los_retired_bytes(s) != 0) {
+        size_t done = los_release_some(s, LOS_RELEASE_SLICE);
+        CHECK(done > 0);
+        if (los_retired_bytes(s) != 0) {
+            CHECK_INT(ta.live_blocks, blocks);
+            CHECK_INT(los_header(a)->raw_size, raw_a); /* the header is never given back early */
+        }
+        slices++;
+        if (slices > 100) break;
+    }
+    CHECK_INT(ta.live_blocks, blocks - 1);
+#if defined(__linux__)
+    CHECK(slices >= 5); /* 5 slices of pages, then the block */
+#endif
+    int intact = 1;
+    for (size_t i = 0; i < small; i++) intact &= c[i] == 0x3C;
+    CHECK(intact);
+
+    /* the sweep retires the dead: on_free now, the memory at release */
+    los_mark(c);
+    CHECK_INT(los_sweep(s), small);
+    CHECK_INT(log.calls, 1);
+    CHECK(los_object_containing(s, b) == NULL);
+    CHECK(los_object_containing(s, c) == c);
+    CHECK_INT(los_retired_bytes(s), raw_b);
+    CHECK_INT(ta.live_blocks, blocks - 1);
+    CHECK(los_release_some(s, 1) >= raw_b); /* a small block goes whole */
+    CHECK_INT(los_retired_bytes(s), 0);
+    CHECK_INT(ta.live_blocks, blocks - 2);
+
+    /* whatever is still retired when the space goes is given back too */
+    unsigned char *d = los_alloc(s, 3 * LOS_RELEASE_SLICE, LOS_REFS);
+    CHECK(d != NULL);
+    los_retire(s, d);
+    CHECK(los_release_some(s, LOS_RELEASE_SLICE) > 0);
+    CHECK(los_retired_bytes(s) != 0);
+    destroy_space(s, &ta);
+}
