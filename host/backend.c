@@ -308,6 +308,28 @@ void backend_frame_end(backend_State *b)
 #endif
 }
 
+int backend_gc_pacing(const backend_State *b, recorder_Pacing *out)
+{
+    memset(out, 0, sizeof *out);
+#if defined(TIDE_HOST_BACKEND_TIDE)
+    tide_GcPacing p;
+    if (b->L == NULL || !tide_gc_pacing(b->L, &p)) return 0;
+    const double mib = 1024.0 * 1024.0;
+    out->known = 1;
+    out->measured = p.measured;
+    out->old_mib = (double)p.old_bytes / mib;
+    out->live_mib = (double)p.live_bytes / mib;
+    out->trigger_mib = (double)p.trigger_bytes / mib;
+    out->target_mib = (double)p.target_bytes / mib;
+    out->grow_mb_s = p.grow_bytes_per_s / 1e6;
+    out->mark_mb_s = p.mark_bytes_per_s / 1e6;
+    return 1;
+#else
+    (void)b;
+    return 0;
+#endif
+}
+
 double backend_frame_gc_ms(const backend_State *b, double engine_gc_ms)
 {
     return b->frame_gc.exact ? (double)b->frame_gc.pause_ns / 1e6 : engine_gc_ms;

@@ -81,6 +81,10 @@ int backend_record_pauses(backend_State *b, recorder_PauseLog *log);
  * inside allocation, where nothing can time them. */
 int backend_gc_reported(const backend_State *b);
 
+/* The collector's pacer now (tide_gc_pacing); 0, and out->known 0, where
+ * the backend has none. */
+int backend_gc_pacing(const backend_State *b, recorder_Pacing *out);
+
 /* Where a frame begins and ends, for a runtime that schedules and counts
  * its pauses by frame (tide: tide_frame_begin/tide_frame_end). No-ops on
  * the stock backends. backend_frame_begin may collect (a pause put off to

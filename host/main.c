@@ -61,6 +61,7 @@ static void fill_run_info(const host_Run *run, recorder_RunInfo *info, const cha
         info->zones[i].calls = zone->calls;
         info->zone_count = i + 1;
     }
+    backend_gc_pacing(&run->backend, &info->pacing);
     info->error = error;
     info->pause_count = run->recorder.pauses.count;
 }

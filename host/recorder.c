@@ -292,6 +292,12 @@ void recorder_print_summary(FILE *to, const recorder_Recorder *rec,
         fprintf(to, "  (gc: engine.gc calls only; %s collects inside allocation in %s mode, untimed)\n",
                 info->backend, info->gc_mode);
     print_pauses(to, rec, info);
+    const recorder_Pacing *pc = &info->pacing;
+    if (pc->known)
+        fprintf(to, "  pacer: next cycle at %.1f MiB of old generation (now %.1f, live %.1f, target %.1f); "
+                    "growing %.1f MB/s, marking %.1f MB/s%s\n",
+                pc->trigger_mib, pc->old_mib, pc->live_mib, pc->target_mib, pc->grow_mb_s, pc->mark_mb_s,
+                pc->measured ? "" : " (halfway: rates not measured yet)");
     fprintf(to, "  over %.1f ms: %zu frames, over %.1f ms: %zu frames\n",
             RECORDER_BUDGET_60HZ_MS, s.over_16_7, RECORDER_BUDGET_30HZ_MS, s.over_33_3);
     fprintf(to, "  memory: script peak %.1f KiB, allocated %.1f KiB in all",
@@ -448,6 +454,14 @@ int recorder_write_json(FILE *to, const recorder_Recorder *rec, const recorder_R
             info->alloc_total_kb, info->gc_reported ? "true" : "false");
     write_json_zones(to, info);
     write_json_pauses(to, rec, info);
+    const recorder_Pacing *pc = &info->pacing;
+    if (pc->known)
+        fprintf(to, "  \"pacing\": {\"old_mib\": %.3f, \"live_mib\": %.3f, \"trigger_mib\": %.3f, "
+                    "\"target_mib\": %.3f, \"grow_mb_s\": %.3f, \"mark_mb_s\": %.3f, \"measured\": %s},\n",
+                pc->old_mib, pc->live_mib, pc->trigger_mib, pc->target_mib, pc->grow_mb_s, pc->mark_mb_s,
+                pc->measured ? "true" : "false");
+    else
+        fputs("  \"pacing\": null,\n", to);
     fputs("  \"error\": ", to);
     if (info->error) write_json_string(to, info->error);
     else fputs("null", to);

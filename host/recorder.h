@@ -110,6 +110,15 @@ typedef struct recorder_Zone {
     uint64_t calls;
 } recorder_Zone;
 
+/* The collector's pacer at the end of the run, where the backend has one
+ * (tide_gc_pacing); sizes in MiB of the old generation, rates in MB/s. */
+typedef struct recorder_Pacing {
+    int known;                /* 0: the backend has no pacer to report */
+    int measured;             /* 1: the trigger comes from measured rates */
+    double old_mib, live_mib, trigger_mib, target_mib;
+    double grow_mb_s, mark_mb_s;
+} recorder_Pacing;
+
 /* What the run was, for the summary; filled in by the host at the end. */
 typedef struct recorder_RunInfo {
     const char *backend;      /* "lua5.4", "luajit", "tide" */
@@ -123,6 +132,7 @@ typedef struct recorder_RunInfo {
     long peak_rss_kb;         /* VmHWM; -1 if unknown */
     recorder_Zone zones[RECORDER_MAX_ZONES];
     int zone_count;
+    recorder_Pacing pacing;
     const char *error;       /* NULL, or the error that stopped the game */
     size_t pause_count;      /* how many of the recorder's pauses (from the
                                 first) the report covers: all of them at

@@ -3,7 +3,9 @@
 -- megabytes a frame for 120 frames pauses many times, and each pause is a
 -- row of the report's pauses.csv (frame, kind, duration, heap) and counts
 -- in summary.json's "pauses" (per kind: count, p50, p99, max, total_ms)
--- and in the terminal summary's pause table. The new tables replace old
+-- and in the terminal summary's pause table; the summary and
+-- summary.json's "pacing" also say when the pacer will begin the next
+-- major cycle (tide_gc_pacing). The new tables replace old
 -- ones in a ring of 40,000, so some survive several collections.
 -- backends: tide
 -- host-args: --frames 120
@@ -13,6 +15,8 @@
 -- expect report positive: pauses.total_ms
 -- expect report positive: pauses.csv:duration_ns
 -- expect stdout: pauses (ms)
+-- expect stdout: pacer: next cycle at
+-- expect report positive: pacing.target_mib
 local engine = require("engine")
 local ring = {}
 local RING = 40000
