@@ -508,8 +508,7 @@ static void cycle_finish(lua_State *L, GCReason reason)
      * stored there after being read from it, so it is marked. The worker
      * parks; what it still held (nothing, unless the mark fell behind and
      * is finished here) is traversed now. */
-    uint64_t mark_done_ns = gc->mark_done_ns != 0 ? gc->mark_done_ns : start;
-    gc_pacer_note_cycle_marked(gc, start);
+    uint64_t mark_done_ns = gc_pacer_note_cycle_marked(gc, start);
     if (gc->worker_marking) {
         gc_worker_stop(gc, 1);
         gc_worker_finish_deferred(L);
@@ -692,7 +691,7 @@ int gc_cycle_mark_done(GCState *gc)
     if (!gc->cycle_marking || partial_stacks_left(gc)) return 0;
     int done = gc->worker_marking ? gc_worker_idle(gc)
                                   : gc->grey.n == 0 && gc->big_table == NULL && !gc->grey_overflow;
-    if (done && gc->mark_done_ns == 0) gc_pacer_note_mark_done(gc, gc_now_ns());
+    if (done && gc->mark_done_ns == 0) gc->mark_done_ns = gc_now_ns(); /* (the pacer's mark time) */
     return done;
 }
 

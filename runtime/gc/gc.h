@@ -252,15 +252,14 @@ TIDE_INTERNAL int gc_weak_metatable(lua_State *L, struct Table *mt);
  * write a slot of [ci]'s frame (lua_setlocal): if a cycle has not yet
  * scanned the slots [ci]'s frame may write, it does now (state.h,
  * gc_floor), and if they reach into what the stack's young floor and gap
- * say is clean, those drop to them (state.h, young_floor). A few loads and predicted branches
- * otherwise. Never collects, never raises.
+ * say is clean, those drop to them (state.h, young_floor). A few loads and
+ * predicted branches otherwise. Never collects, never raises.
  * Comparing the top of the clean gap with the frame's function slot
- * suffices: the
- * frame's registers lie above that slot, and a vararg frame writes below it
- * (into its extra arguments) only in a tail call, which lowers the floor
- * itself (gc_stack_write), or through lua_setlocal, which calls
- * gc_stack_return_ whatever the slot; its results land in its caller's
- * frame after the return into the caller was checked. */
+ * suffices: the frame's registers lie above that slot, and a vararg frame
+ * writes below it (into its extra arguments) only in a tail call, which
+ * lowers the floor itself (gc_stack_write), or through lua_setlocal, which
+ * calls gc_stack_return_ whatever the slot; its results land in its
+ * caller's frame after the return into the caller was checked. */
 #define gc_stack_return(L, ci) \
     (luai_unlikely((L)->gc_floor != 0 || (size_t)((ci)->func - (L)->stack) < (L)->young_gap_hi) \
          ? gc_stack_return_((L), (ci)) \

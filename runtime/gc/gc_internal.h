@@ -660,7 +660,7 @@ TIDE_INTERNAL void gc_free_object_parts(lua_State *L, GCObject *o);
  * gc_release_retired gives back about [max_bytes] (SIZE_MAX: all) and
  * returns what it gave; gc_release_step, a slice, as a sweep-step pause
  * (the allocation checkpoint, alloc.c); gc_release_for, until
- * [deadline_ns] (idle time). */
+ * [deadline_ns] (idle time, which sets the debt after). */
 TIDE_INTERNAL size_t gc_release_retired(GCState *gc, size_t max_bytes);
 TIDE_INTERNAL void gc_release_step(GCState *gc);
 TIDE_INTERNAL void gc_release_for(GCState *gc, uint64_t deadline_ns);
@@ -725,11 +725,10 @@ TIDE_INTERNAL void gc_pacer_set_trigger(GCState *gc);
 /* After a nursery collection that promoted [promoted] bytes: sample the
  * growth rate. */
 TIDE_INTERNAL void gc_pacer_note_growth(GCState *gc, uint64_t now, size_t promoted);
-/* The mutator saw the marking cycle's mark done (the first sighting counts). */
-TIDE_INTERNAL void gc_pacer_note_mark_done(GCState *gc, uint64_t now);
 /* The final pause begins at [final_start_ns]: the mark's time is known
- * (measured only for concurrent marks). */
-TIDE_INTERNAL void gc_pacer_note_cycle_marked(GCState *gc, uint64_t final_start_ns);
+ * (measured only for concurrent marks). Returns when the mark was seen
+ * done (mark_done_ns, set by gc_cycle_mark_done; else the pause's start). */
+TIDE_INTERNAL uint64_t gc_pacer_note_cycle_marked(GCState *gc, uint64_t final_start_ns);
 /* The live size is known (after a sweep): the mark rate, the next trigger. */
 TIDE_INTERNAL void gc_pacer_note_live(GCState *gc);
 /* A frame begins. */

@@ -43,7 +43,8 @@
 /* Longer gaps between frames (a level loading) are not frame time. */
 #define PACE_FRAME_MAX_NS ((uint64_t)100 * 1000 * 1000)
 
-/* a new sample's weight in the smoothed rates */
+/* [old] smoothed towards [sample] by [weight]; [old] <= 0 (not measured
+ * yet) takes the sample whole */
 static double smooth(double old, double sample, double weight)
 {
     return old <= 0 ? sample : old + (sample - old) * weight;
@@ -93,23 +94,19 @@ void gc_pacer_note_growth(GCState *gc, uint64_t now, size_t promoted)
     uint64_t elapsed = now - gc->pace_at_ns;
     if (elapsed < PACE_WINDOW_NS) return;
     double rate = (double)(gc->old_added - gc->pace_at_added) / (double)elapsed;
-    gc->grow_rate = gc->grow_rate < 0 ? rate : smooth(gc->grow_rate, rate, 0.25);
+    gc->grow_rate = smooth(gc->grow_rate, rate, 0.25);
     gc->pace_at_ns = now;
     gc->pace_at_added = gc->old_added;
     if (!gc->cycle_marking && gc->phase != TIDE_GC_PHASE_SWEEPING) gc_pacer_set_trigger(gc);
 }
 
-void gc_pacer_note_mark_done(GCState *gc, uint64_t now)
-{
-    if (gc->mark_done_ns == 0) gc->mark_done_ns = now;
-}
-
-void gc_pacer_note_cycle_marked(GCState *gc, uint64_t final_start_ns)
+uint64_t gc_pacer_note_cycle_marked(GCState *gc, uint64_t final_start_ns)
 {
     uint64_t done = gc->mark_done_ns != 0 ? gc->mark_done_ns : final_start_ns;
     /* only concurrent marks measure the mark rate */
     gc->pace_mark_ns = gc->worker_marking && done > gc->cycle_start_ns ? done - gc->cycle_start_ns : 0;
     gc->mark_done_ns = 0;
+    return done;
 }
 
 void gc_pacer_note_live(GCState *gc)

@@ -244,5 +244,4 @@ void gc_release_for(GCState *gc, uint64_t deadline_ns)
 {
     while (gc->los != NULL && los_retired_bytes(gc->los) != 0 && gc_now_ns() < deadline_ns)
         gc_release_retired(gc, LOS_RELEASE_SLICE);
-    gc_set_debt(gc);
 }
