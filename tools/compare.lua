@@ -306,8 +306,6 @@ local function read_frames(path)
   return { frame_ms = frame_ms, gc_ms = gc_ms, idle_gc_ms = idle_ms }
 end
 
-local collect_run
-
 -- The in-frame pauses of one run (pauses.csv, written by the tide backend:
 -- pauses in frames, not in idle time or before the first frame): their
 -- count, the longest and its kind, and how many took over 1 ms.
@@ -329,28 +327,8 @@ local function read_pauses(path)
   return p
 end
 
-local function run_one(sample, st, r)
-  local dir = ("%s/runs/%s/%s/run%d"):format(opts.out, slug(sample), slug(st.name), r)
-  if opts.reuse then return collect_run(dir, true, nil, nil, 0) end
-  os.execute("rm -rf " .. shquote(dir) .. " && mkdir -p " .. shquote(dir))
-  local game = sample:find("/") and sample or (ROOT .. "/samples/" .. sample)
-  local parts = { BIN .. st.bin, "--headless", "--quiet", "--frames", tostring(opts.frames),
-                  "--seed", tostring(SEED) }
-  for _, a in ipairs(st.args) do parts[#parts + 1] = a end
-  parts[#parts + 1] = "--report"; parts[#parts + 1] = dir
-  parts[#parts + 1] = game
-  local q = {}
-  for i, p in ipairs(parts) do q[i] = shquote(p) end
-  local cmd = table.concat(q, " ")
-  if has_timeout then cmd = "timeout 1800 " .. cmd end
-  local errf = dir .. "/stderr.txt"
-  local t0 = now()
-  local ok, how, code = os.execute(cmd .. " >" .. shquote(dir .. "/stdout.txt") .. " 2>" .. shquote(errf))
-  return collect_run(dir, ok, how, code, now() - t0)
-end
-
 -- What a run left in [dir]; [ok, how, code] are os.execute's.
-collect_run = function(dir, ok, how, code, wall)
+local function collect_run(dir, ok, how, code, wall)
   local errf = dir .. "/stderr.txt"
   local res = { dir = dir, wall = wall }
   local stderr = read_file(errf) or ""
@@ -378,6 +356,26 @@ collect_run = function(dir, ok, how, code, wall)
   return res
 end
 
+local function run_one(sample, st, r)
+  local dir = ("%s/runs/%s/%s/run%d"):format(opts.out, slug(sample), slug(st.name), r)
+  if opts.reuse then return collect_run(dir, true, nil, nil, 0) end
+  os.execute("rm -rf " .. shquote(dir) .. " && mkdir -p " .. shquote(dir))
+  local game = sample:find("/") and sample or (ROOT .. "/samples/" .. sample)
+  local parts = { BIN .. st.bin, "--headless", "--quiet", "--frames", tostring(opts.frames),
+                  "--seed", tostring(SEED) }
+  for _, a in ipairs(st.args) do parts[#parts + 1] = a end
+  parts[#parts + 1] = "--report"; parts[#parts + 1] = dir
+  parts[#parts + 1] = game
+  local q = {}
+  for i, p in ipairs(parts) do q[i] = shquote(p) end
+  local cmd = table.concat(q, " ")
+  if has_timeout then cmd = "timeout 1800 " .. cmd end
+  local errf = dir .. "/stderr.txt"
+  local t0 = now()
+  local ok, how, code = os.execute(cmd .. " >" .. shquote(dir .. "/stdout.txt") .. " 2>" .. shquote(errf))
+  return collect_run(dir, ok, how, code, now() - t0)
+end
+
 -- results[sample][setting name][run] = res
 local results = {}
 for _, s in ipairs(samples) do results[s] = {} for _, st in ipairs(settings) do results[s][st.name] = {} end end
@@ -393,12 +391,13 @@ local function noise_floor()
   return line:match("noise floor: (.*)") or ("not measured: " .. line)
 end
 -- (what --reuse needs to write the report again: when the runs were made,
--- how long they took, the noise floor before and after)
+-- how long they took, the noise floor before and after, the frames a run)
 local info_file = opts.out .. "/run_info.txt"
 local noise, reused = {}, {}
 if opts.reuse then
   for line in (read_file(info_file) or ""):gmatch("[^\n]+") do reused[#reused + 1] = line end
   noise[1], noise[2] = reused[3] or "not measured", reused[4] or "not measured"
+  opts.frames = math.tointeger(tonumber(reused[5])) or opts.frames
 else
   os.execute("mkdir -p " .. shquote(opts.out))
   noise[1] = noise_floor()
@@ -480,7 +479,9 @@ local function row_for(sample, st)
       if idle and idle > 0 then g = g .. " (idle " .. fmt(idle, 2) .. ")" end
       gcw[#gcw + 1] = g
     end
-    if res.pauses then
+    if res.pauses and res.pauses.count == 0 then
+      longest[#longest + 1] = "none"
+    elseif res.pauses then
       longest[#longest + 1] = ("%s %s (%d of %d over 1 ms)"):format(fmt(res.pauses.max_ms, 2), res.pauses.max_kind,
         res.pauses.over_1ms, res.pauses.count)
     end
@@ -529,7 +530,7 @@ if opts.reuse then
   machine.date = reused[1] or machine.date
   elapsed = tonumber(reused[2]) or elapsed
 else
-  write_file(info_file, ("%s\n%.0f\n%s\n%s\n"):format(machine.date, elapsed, noise[1], noise[2]))
+  write_file(info_file, ("%s\n%.0f\n%s\n%s\n%d\n"):format(machine.date, elapsed, noise[1], noise[2], opts.frames))
 end
 
 ---------------------------------------------------------------- markdown
