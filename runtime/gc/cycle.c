@@ -346,8 +346,7 @@ static void scan_busy_threads(GCState *gc)
 {
     for (size_t i = 0; i < gc->threads.n; i++) {
         lua_State *th = gco2th(gc->threads.items[i]);
-        int idle = th->status == LUA_YIELD || (th->status == LUA_OK && th->ci == &th->base_ci);
-        if (!idle) scan_thread_now(gc, th);
+        if (!gc_thread_idle(th)) scan_thread_now(gc, th);
     }
 }
 

@@ -284,6 +284,9 @@ static inline void gc_young_lower(lua_State *L, size_t low)
  * without an API entry when the coroutines they resumed yield). */
 TIDE_INTERNAL void gc_resume_enter(lua_State *L);
 TIDE_INTERNAL void gc_resume_leave(lua_State *L);
+/* The resume of [L] has returned, its status set: if nothing young is on
+ * its stack, nursery collections skip it from now on (minor.c). */
+TIDE_INTERNAL void gc_thread_stopped(lua_State *L);
 
 /* --- identity, finalizers --------------------------------------------------- */
 /* The object's identity hash (assigned on first use, never 0, never changes). */

@@ -453,6 +453,13 @@ static inline size_t gc_frame_lowest(lua_State *L, CallInfo *ci)
     return f > L->stack ? (size_t)(f - L->stack) : 0;
 }
 
+/* [th] runs only once resumed: it yielded, has not started or has
+ * finished, or died of an error (neither running nor resuming another). */
+static inline int gc_thread_idle(const lua_State *th)
+{
+    return th->status != LUA_OK || th->ci == &th->base_ci;
+}
+
 /* [th] is not clean: it goes on the dirty list (thread_touch, new threads). */
 TIDE_INTERNAL void gc_list_dirty_thread(GCState *gc, lua_State *th);
 /* Raise [L]'s young floor over slots found to hold nothing young, for

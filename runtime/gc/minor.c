@@ -376,19 +376,33 @@ void gc_note_oversized_stack(lua_State *L)
 /* [v] needs fixing by a nursery collection. */
 #define young_value(g, v) (iscollectable(v) && gc_isyoung((g), gcvalue(v)))
 
+/* Above its live slots, up to the highest frame top since the last
+ * collection, [th]'s stack is set to nil (a dead young object's address
+ * must not linger there for a later scan whose bound is higher); the mark
+ * then follows the live slots (state.h, stack_hwm). Returns the slots
+ * cleared. */
+static size_t clear_above_live(lua_State *th, StkId bound)
+{
+    StkId base = th->stack, end = th->stack_last + EXTRA_STACK;
+    StkId written = base + th->stack_hwm + EXTRA_STACK;
+    if (written > end) written = end;
+    for (StkId slot = bound; slot < written; slot++) setnilvalue(s2v(slot));
+    th->stack_hwm = (uint32_t)(bound - base);
+    return written > bound ? (size_t)(written - bound) : 0;
+}
+
 /* The slots from the young floor up to those that may be live (as for a
  * full mark, mark.c), but for the clean gap; above them the stack is
- * cleared, so that no slot keeps a dead young object's address. The floor
- * and the gap then rise to the lowest slot the running frame may write:
- * below it nothing young is left, and nothing is written until control
- * returns there (state.h, young_floor), but for the slots of young objects
- * left pinned: the floor stays below them. A deep stack costs its top
- * frames, not its depth. */
+ * cleared (clear_above_live). The floor and the gap then rise to the
+ * lowest slot the running frame may write: below it nothing young is
+ * left, and nothing is written until control returns there (state.h,
+ * young_floor), but for the slots of young objects left pinned: the floor
+ * stays below them. A deep stack costs its top frames, not its depth. */
 static void scan_thread(Minor *m, lua_State *th)
 {
     StkId base = th->stack;
     if (base == NULL || th->stack_clean) return;
-    StkId end = th->stack_last + EXTRA_STACK, bound = live_bound(th);
+    StkId bound = live_bound(th);
     StkId from = base + th->young_floor, gap_lo = base + th->young_gap_lo, gap_hi = base + th->young_gap_hi;
     lua_assert(from <= gap_lo && gap_lo <= gap_hi && gap_hi <= bound);
     size_t floor = gc_frame_lowest(th, th->ci);
@@ -401,13 +415,7 @@ static void scan_thread(Minor *m, lua_State *th)
     }
     m->stack_slots += (size_t)(bound - from) - (size_t)(gap_hi - gap_lo);
     if (th == m->running && stack_oversized(th)) m->gc->stack_shrink_pending = 1; /* (gc_set_debt follows) */
-    /* above the highest frame top since the last collection, all is nil
-     * already (state.h, stack_hwm) */
-    StkId written = base + th->stack_hwm + EXTRA_STACK;
-    if (written > end) written = end;
-    for (StkId slot = bound; slot < written; slot++) setnilvalue(s2v(slot));
-    if (written > bound) m->stack_cleared += (size_t)(written - bound);
-    th->stack_hwm = (uint32_t)(bound - base);
+    m->stack_cleared += clear_above_live(th, bound);
     /* Open upvalues: the list is the thread's, relinked here, highest slot
      * first. Those below the floor, or in the gap, are old: an upvalue is
      * made for a slot of the running frame, and one left young there kept
@@ -433,8 +441,41 @@ static void scan_thread(Minor *m, lua_State *th)
      * A closure with one of its open upvalues may store into it without a
      * touch (OP_SETUPVAL): that store remembers the upvalue, whose scan
      * fixes the slot (scan_object). */
-    int idle = th->status == LUA_YIELD || (th->status == LUA_OK && th->ci == &th->base_ci);
-    if (!y && idle && th != m->running) th->stack_clean = 1;
+    if (!y && gc_thread_idle(th) && th != m->running) th->stack_clean = 1;
+}
+
+/* [L] has just stopped running: a resume of it returned (it yielded,
+ * finished or died). It changes next through a resume or the API
+ * (thread_touch), and its stack is in the cache now, where a nursery
+ * collection would take three cache misses for it (the state, the frame,
+ * the stack) — for each of the thousands of coroutines a game resumes
+ * between two collections, when 2–7% of them hold anything young
+ * (samples/coroutines: 2,400–3,200 stacks, 0.35–0.9 ms a collection).
+ * If nothing young is on it, it is left as a collection would leave it
+ * (cleared above its live slots, its floor at its frame) and clean, and
+ * off the dirty list if it is last there: a resume lists the thread it
+ * resumes, and nested resumes return in the reverse order. Values the
+ * resumer then pops (lua_xmove, which leaves [L] clean) are old or not
+ * collectable, and stay so. */
+void gc_thread_stopped(lua_State *L)
+{
+    StkId base = L->stack;
+    if (base == NULL || L->stack_clean || !gc_thread_idle(L)) return;
+    GlobalState *g = G(L);
+    StkId bound = live_bound(L);
+    StkId from = base + L->young_floor, gap_lo = base + L->young_gap_lo, gap_hi = base + L->young_gap_hi;
+    for (StkId slot = from; slot < bound; slot++) {
+        if (slot == gap_lo) slot = gap_hi; /* (clean) */
+        if (slot < bound && young_value(g, s2v(slot))) return;
+    }
+    for (UpVal *uv = L->openupval; uv != NULL && upval_level(uv) >= from; uv = uv->u.open.next)
+        if (gc_isyoung(g, uv)) return;
+    clear_above_live(L, bound);
+    L->young_floor = L->young_gap_lo = L->young_gap_hi = (uint32_t)gc_frame_lowest(L, L->ci);
+    L->stack_clean = 1;
+    GCState *gc = gc_state(L);
+    GCVec *dirty = &gc->dirty_threads;
+    if (!gc->dirty_threads_lost && dirty->n > 0 && dirty->items[dirty->n - 1] == L) dirty->n--;
 }
 
 /* A clean gap shorter than this, with young slots below it, is given up

@@ -121,7 +121,6 @@ LUA_API int lua_absindex(lua_State *L, int idx)
 
 LUA_API int lua_gettop(lua_State *L)
 {
-    thread_touch(L);
     return (int)(L->top - (L->ci->func + 1));
 }
 
@@ -216,6 +215,9 @@ LUA_API void lua_xmove(lua_State *from, lua_State *to, int n)
 {
     thread_touch(to);
     if (from == to) return;
+    /* [from] only loses values: nothing young comes onto it, so that a
+     * coroutine its resume left clean stays so (gc_thread_stopped) */
+    thread_snapshot(from);
     api_checknelems(from, n);
     api_check(from, G(from) == G(to), "moving among independent states");
     api_check(from, to->ci->top - to->top >= n, "stack overflow");
@@ -1031,7 +1033,6 @@ LUA_API int lua_dump(lua_State *L, lua_Writer writer, void *data, int strip)
 
 LUA_API int lua_status(lua_State *L)
 {
-    thread_touch(L);
     return L->status;
 }
 

@@ -703,6 +703,7 @@ LUA_API int lua_resume(lua_State *L, lua_State *from, int nargs, int *nresults)
         stack_note_top(L, L->ci->top);
     }
     *nresults = status == LUA_YIELD ? L->ci->u2.nyield : (int)(L->top - (L->ci->func + 1));
+    gc_thread_stopped(L);
     return status;
 }
 

@@ -152,7 +152,6 @@ int dbg_traceexec(lua_State *L, const Instruction *pc)
 
 LUA_API int lua_getstack(lua_State *L, int level, lua_Debug *ar)
 {
-    thread_touch(L);
     if (level < 0) return 0;
     CallInfo *ci = L->ci;
     for (; level > 0 && ci != &L->base_ci; ci = ci->previous) level--;

@@ -210,15 +210,20 @@ struct lua_State {
 
 #define G(L) ((L)->l_G)
 
-/* Something may store into [L]'s stack (every API entry calls it, and a
- * resume): the next nursery collection scans it again, and while a major
- * cycle marks, the stack's values join the cycle's snapshot first if they
- * have not yet (stacks change without barriers). Between API calls and
- * resumes nothing else writes to the stack of a thread that is not
- * running. */
+/* Something may store into [L]'s stack (every API entry that may change
+ * it calls it, and a resume): the next nursery collection scans it again,
+ * and thread_snapshot. Between API calls and resumes nothing else writes
+ * to the stack of a thread that is not running. Entries that only read
+ * the stack's shape (lua_gettop, lua_status, lua_getstack) leave it be: a
+ * scheduler asks them of every coroutine it resumes, which would list
+ * again the ones their resume left clean (gc_thread_stopped). */
 #define thread_touch(L) \
-    ((L)->stack_clean ? gc_thread_dirty(L) : (void)0, \
-     (luai_unlikely(G(L)->gc_marking) && (L)->gc_scanned != G(L)->gc_cycle) ? gc_thread_snapshot(L) : (void)0)
+    ((L)->stack_clean ? gc_thread_dirty(L) : (void)0, thread_snapshot(L))
+/* [L]'s stack may change or lose values (lua_xmove pops them without a
+ * store): while a major cycle marks, the stack's values join the cycle's
+ * snapshot first if they have not yet (stacks change without barriers). */
+#define thread_snapshot(L) \
+    ((luai_unlikely(G(L)->gc_marking) && (L)->gc_scanned != G(L)->gc_cycle) ? gc_thread_snapshot(L) : (void)0)
 /* (gc/cycle.c) Mark what [L]'s stack holds, for the cycle's snapshot. */
 TIDE_INTERNAL void gc_thread_snapshot(struct lua_State *L);
 /* (gc/minor.c) [L] is clean no more: onto the dirty list. */

@@ -41,7 +41,8 @@
     X(gc_trace)             \
     X(nursery_budget)       \
     X(gc_pacing)            \
-    X(thread_touch)
+    X(thread_touch)         \
+    X(stopped_threads)
 #else
 #define TIDE_API_MODULES(X)
 #endif
