@@ -11,6 +11,11 @@
  *       tide_gc_idle until the cycle and its sweep are over (not a full
  *       collection, which would mark again from the roots), then
  *       synchronous majors allowed again
+ *   thread_touch.hold(v) -> thread
+ *       a new thread (no coroutine: no body) with v alone on its stack
+ *   thread_touch.take(thread) -> v
+ *       lua_xmove of the thread's top value onto the caller's stack: the
+ *       thread only loses it, with no other API call on it
  */
 #include "lauxlib.h"
 #include "lua.h"
@@ -45,11 +50,30 @@ static int l_finish(lua_State *L)
     return 1;
 }
 
+static int l_hold(lua_State *L)
+{
+    luaL_checkany(L, 1);
+    lua_State *th = lua_newthread(L);
+    lua_pushvalue(L, 1);
+    lua_xmove(L, th, 1);
+    return 1;
+}
+
+static int l_take(lua_State *L)
+{
+    lua_State *th = lua_tothread(L, 1);
+    luaL_argexpected(L, th != NULL, 1, "thread");
+    lua_xmove(th, L, 1);
+    return 1;
+}
+
 int luaopen_thread_touch(lua_State *L)
 {
     static const luaL_Reg functions[] = {
         { "begin", l_begin },
         { "finish", l_finish },
+        { "hold", l_hold },
+        { "take", l_take },
         { NULL, NULL },
     };
     luaL_newlib(L, functions);

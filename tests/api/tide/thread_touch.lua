@@ -41,3 +41,26 @@ print(ok)                                 -- expect: 300
 collectgarbage()
 for i = 1, N do coroutine.resume(cos[i]) end
 print(#keep)                              -- expect: 300
+
+-- The same through lua_xmove, which takes a value off a thread without
+-- any other API call on it: each thread holds an old table only on its
+-- stack; once a cycle has begun the value is moved to the main thread
+-- (scanned at the initial pause) and put into a table made during the
+-- cycle. Only the snapshot lua_xmove takes of its source keeps it.
+local holders = {}
+for i = 1, N do holders[i] = cycle.hold({ "held", i }) end
+collectgarbage()
+collectgarbage()
+local taken = {}
+phase = cycle.begin()
+print(phase == "marking" or phase)        -- expect: true
+for i = 1, N do taken[i] = { cycle.take(holders[i]) } end
+print(cycle.finish())                     -- expect: idle
+for i = 1, 20 * N do junk[i] = { "junk", i } end
+collectgarbage("step", 0)
+ok = 0
+for i = 1, N do
+    local x = taken[i][1]
+    if x[1] == "held" and x[2] == i then ok = ok + 1 end
+end
+print(ok)                                 -- expect: 300
