@@ -445,7 +445,7 @@ void gc_cycle_begin(lua_State *L)
     if (gc->worker_marking) gc->mark_step_at = gc->old + gc->raw + ASSIST_GROWTH;
     uint64_t duration = end_pause(gc, TIDE_GC_PAUSE_INITIAL_MARK, TIDE_GC_PHASE_MARKING, start, heap_before);
     if (gc->trace)
-        fprintf(stderr, "tide gc: cycle %llu initial pause: %.3f ms (%.3f ms sweeping the %zu blocks the last "
+        fprintf(stderr, "tide gc: cycle %llu initial pause: %.4f ms (%.3f ms sweeping the %zu blocks the last "
                         "cycle left, %.3f ms roots and stacks, %.3f ms walking %zu young bytes), %zu grey%s; "
                         "old %zu bytes, live %zu, trigger %zu, target %zu; growing %.1f MB/s, marking %.1f MB/s\n",
                 (unsigned long long)(gc->cycles + 1), (double)duration / 1e6, (double)(swept_ns - start) / 1e6,
@@ -528,7 +528,7 @@ static void cycle_finish(lua_State *L, GCReason reason)
     if (gc->verify_after) gc_verify_heap(L, "after a cycle's final pause");
     uint64_t duration = end_pause(gc, TIDE_GC_PAUSE_FINAL_MARK, TIDE_GC_PHASE_SWEEPING, start, heap_before);
     if (gc->trace)
-        fprintf(stderr, "tide gc: cycle %llu final pause: %.3f ms (%.3f ms ending the mark, %zu grey left), "
+        fprintf(stderr, "tide gc: cycle %llu final pause: %.4f ms (%.3f ms ending the mark, %zu grey left), "
                         "cycle %.3f ms (mark done after %.3f), heap %zu bytes; worker traversed %llu objects, handed back %llu\n",
                 (unsigned long long)gc->cycles, (double)duration / 1e6, (double)(marked_ns - start) / 1e6,
                 grey_left, (double)(start + duration - gc->cycle_start_ns) / 1e6,
