@@ -197,6 +197,7 @@ static void checkpoint(lua_State *L, GCState *gc)
     gc_note_oversized_stack(L); /* shrunk before a collection clears it all */
     gc_nursery_note_start(gc);
     gc_release_step(gc); /* a slice of the large blocks the last pauses retired */
+    gc_reserve_step(gc); /* room for the next collection's promotion */
 }
 
 /* The budget is spent: if slots below the running frame are still to be

@@ -270,6 +270,7 @@ TIDE_API void tide_gc_idle(lua_State *L, uint64_t budget_ns)
         spent = gc_now_ns() - start;
         if (safe && spent < budget_ns && gc_can_run_finalizers(L)) gc_run_finalizers(L, budget_ns - spent);
     }
+    if (may_work(gc)) gc_reserve_for(gc, start + budget_ns); /* room for the next promotion */
     gc_set_debt(gc);
     gc->in_idle = 0;
     if (gc->frame != 0) gc->stats.idle_gc_ns += gc_now_ns() - start - gc->idle_waited_ns;

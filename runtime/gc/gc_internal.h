@@ -668,6 +668,12 @@ TIDE_INTERNAL void gc_free_object_parts(lua_State *L, GCObject *o);
  * returns what it gave; gc_release_step, a slice, as a sweep-step pause
  * (the allocation checkpoint, alloc.c); gc_release_for, until
  * [deadline_ns] (idle time, which sets the debt after). */
+/* The major heap keeps room for the next nursery collection's promotion
+ * written ahead (major_reserve): gc_reserve_step, a few blocks as a
+ * sweep-step pause (the allocation checkpoint), gc_reserve_for, until
+ * [deadline_ns] (idle time). */
+TIDE_INTERNAL void gc_reserve_step(GCState *gc);
+TIDE_INTERNAL void gc_reserve_for(GCState *gc, uint64_t deadline_ns);
 TIDE_INTERNAL size_t gc_release_retired(GCState *gc, size_t max_bytes);
 TIDE_INTERNAL void gc_release_step(GCState *gc);
 TIDE_INTERNAL void gc_release_for(GCState *gc, uint64_t deadline_ns);

@@ -90,6 +90,8 @@ typedef struct MajorArena {
     void *raw;           /* what obtain returned */
     size_t raw_size;
     uint64_t used;       /* bit i: block i in use */
+    uint64_t touched;    /* bit i: block i's pages have been written, so
+                            that taking it faults no page in (major_reserve) */
     unsigned nblocks;
     uint8_t sweep_epoch; /* the heap's, copied by major_begin_sweep: a
                             block whose own differs is unswept */
@@ -198,6 +200,13 @@ typedef struct MajorArenaView {
     uint64_t used;      /* the arena's blocks in use when the view was taken */
     unsigned nblocks;
 } MajorArenaView;
+/* Keep [blocks] free blocks whose pages have been written (warm): a block
+ * taken from them faults no page in, as one of fresh memory would, in a
+ * nursery collection's promotion. Writes the pages of at most
+ * [max_blocks] blocks, adding arenas as needed; returns how many. The
+ * release of empty arenas keeps the reserve. */
+TIDE_INTERNAL size_t major_reserve(MajorHeap *h, size_t blocks, size_t max_blocks);
+TIDE_INTERNAL size_t major_warm_free_blocks(const MajorHeap *h);
 TIDE_INTERNAL size_t major_arena_count(const MajorHeap *h);
 /* Fill out[0 .. major_arena_count) in ascending address order (world stopped). */
 TIDE_INTERNAL void major_arena_views(const MajorHeap *h, MajorArenaView *out);

@@ -240,6 +240,39 @@ void gc_release_step(GCState *gc)
     gc_frames_note_pause(gc, TIDE_GC_PAUSE_SWEEP_STEP, start, gc_now_ns() - start, heap_before);
 }
 
+/* --- room for promotion ------------------------------------------------------------ */
+
+/* The next nursery collection promotes at most its budget: that much of
+ * the major heap is kept written ahead (major_reserve), up to
+ * PROMOTION_RESERVE_MAX, a few blocks at each allocation checkpoint and as
+ * many as fit in idle time. */
+#define PROMOTION_RESERVE_MAX ((size_t)8 << 20)
+#define RESERVE_STEP_BLOCKS ((size_t)4)
+
+static size_t promotion_reserve_blocks(GCState *gc)
+{
+    size_t bytes = gc->nursery.budget < PROMOTION_RESERVE_MAX ? gc->nursery.budget : PROMOTION_RESERVE_MAX;
+    return bytes / MAJOR_PAYLOAD + 1;
+}
+
+void gc_reserve_step(GCState *gc)
+{
+    size_t want = promotion_reserve_blocks(gc);
+    if (major_warm_free_blocks(gc->major) >= want || !gc_may_collect(gc)) return;
+    uint64_t start = gc_now_ns();
+    size_t heap_before = gc_total(gc);
+    gc_frames_note_pause_begin(gc, TIDE_GC_PAUSE_SWEEP_STEP);
+    major_reserve(gc->major, want, RESERVE_STEP_BLOCKS);
+    gc_frames_note_pause(gc, TIDE_GC_PAUSE_SWEEP_STEP, start, gc_now_ns() - start, heap_before);
+}
+
+void gc_reserve_for(GCState *gc, uint64_t deadline_ns)
+{
+    size_t want = promotion_reserve_blocks(gc);
+    while (major_warm_free_blocks(gc->major) < want && gc_now_ns() < deadline_ns)
+        if (major_reserve(gc->major, want, RESERVE_STEP_BLOCKS) == 0) break;
+}
+
 void gc_release_for(GCState *gc, uint64_t deadline_ns)
 {
     while (gc->los != NULL && los_retired_bytes(gc->los) != 0 && gc_now_ns() < deadline_ns)

@@ -571,6 +571,85 @@ TEST(major_arenas_returned)
     destroy_heap(h, &ta);
 }
 
+/* The promotion reserve: major_reserve writes free blocks ahead and
+ * counts them; taking one spends the reserve, giving one back refills it;
+ * the release of empty arenas keeps it, and drops what is over it. */
+TEST(major_reserve_kept_warm)
+{
+    TestAlloc ta = { 0 };
+    ta.large_threshold = 2 * MAJOR_BLOCK_SIZE; /* arenas */
+    MajorHeap *h = new_heap(&ta, NULL, 4);
+    CHECK_INT(major_warm_free_blocks(h), 0);
+    /* eight blocks wanted, at most four written per call: two arenas */
+    CHECK_INT(major_reserve(h, 8, 4), 4);
+    CHECK_INT(major_warm_free_blocks(h), 4);
+    CHECK_INT(major_reserve(h, 8, 4), 4);
+    CHECK_INT(major_warm_free_blocks(h), 8);
+    CHECK_INT(ta.large_allocs, 2);
+    CHECK_INT(major_reserve(h, 8, 4), 0); /* met: nothing to do */
+
+    /* blocks taken come out of the reserve; a new arena's blocks are
+     * written only as far as the reserve asks */
+    unsigned per_block = major_class_slots(major_class_of(4000));
+    for (unsigned i = 0; i < per_block * 3; i++) CHECK(major_alloc(h, 4000, MAJOR_REFS) != NULL);
+    CHECK_INT(major_warm_free_blocks(h), 5);
+    CHECK_INT(major_reserve(h, 8, 4), 3);
+    CHECK_INT(major_warm_free_blocks(h), 8);
+    CHECK_INT(ta.large_allocs, 3);
+
+    /* nothing survives: the three blocks come back warm (11), and the
+     * release at the end of the sweep keeps the reserve: the third arena
+     * (3 warm blocks) goes, the two full ones (4 each) stay */
+    major_begin_sweep(h);
+    major_sweep_all(h);
+    MajorStats st;
+    major_stats(h, &st);
+    CHECK_INT(st.blocks_used, 0);
+    CHECK_INT(st.arenas, 2);
+    CHECK_INT(ta.large_frees, 1);
+    CHECK_INT(major_warm_free_blocks(h), 8);
+    /* with no reserve wanted, they go too */
+    major_reserve(h, 0, 0);
+    CHECK_INT(major_release_empty_arenas(h), 2);
+    CHECK_INT(major_warm_free_blocks(h), 0);
+    destroy_heap(h, &ta);
+}
+
+/* An allocation in the middle of a lazy sweep sweeps a bounded number of
+ * its class's blocks looking for a free slot (SWEEP_FOR_REFILL, 8), then
+ * takes a free block: a nursery collection promoting into a class whose
+ * blocks are all full must not sweep them all in its pause. */
+TEST(major_refill_sweep_bounded)
+{
+    TestAlloc ta = { 0 };
+    FreeLog fl = { 0 };
+    MajorHeap *h = new_heap(&ta, &fl, 0);
+    enum { BLOCKS = 40 };
+    unsigned per_block = major_class_slots(major_class_of(64));
+    char **objs = calloc((size_t)BLOCKS * per_block, sizeof *objs);
+    for (size_t i = 0; i < (size_t)BLOCKS * per_block; i++) {
+        objs[i] = major_alloc(h, 64, MAJOR_REFS);
+        put_id(objs[i], 1);
+        major_mark(objs[i]); /* everything survives: no block has room */
+    }
+    MajorStats st;
+    major_stats(h, &st);
+    CHECK_INT(st.blocks_used, BLOCKS);
+    major_begin_sweep(h);
+    char *p = major_alloc(h, 64, MAJOR_REFS);
+    CHECK(p != NULL);
+    size_t swept = BLOCKS - major_unswept_count(h);
+    CHECK(swept >= 1 && swept <= 8);
+    CHECK(!major_block_unswept(major_block_of(p)));
+    major_stats(h, &st);
+    CHECK_INT(st.blocks_used, BLOCKS + 1); /* a fresh block */
+    CHECK_INT(fl.calls, 0);
+    major_sweep_all(h);
+    CHECK_INT(fl.calls, 0);
+    free(objs);
+    destroy_heap(h, &ta);
+}
+
 /* --- cards ------------------------------------------------------------------------------ */
 
 typedef struct RangeLog {
