@@ -154,6 +154,7 @@ typedef struct Nursery {
                                pause target's estimate, gc_nursery_adapt */
     double ns_per_byte;     /* smoothed cost of a collection's copying and
                                scanning per byte allocated; 0 = not yet known */
+    double ns_per_byte_peak; /* the highest lately, fading (gc_nursery_adapt) */
     size_t checkpoint;      /* bytes used at which the allocation slow path
                                next does work between collections (alloc.c) */
     /* Addresses where objects began, ascending, noted by the slow path since
