@@ -180,6 +180,9 @@ struct MajorHeap {
     unsigned sweep_cursor;  /* where major_sweep_some looks first: kind * nclasses + class */
     size_t blocks_used;
     size_t warm_free;       /* free blocks whose pages have been touched */
+    size_t cold_free;       /* free blocks never touched (in arenas added
+                               while the reserve was short): major_reserve
+                               looks for them only while there are some */
     size_t reserve_blocks;  /* warm free blocks that the release of empty
                                arenas keeps (major_reserve) */
     size_t blocks_per_class[MAJOR_KINDS][MAJOR_MAX_CLASSES];
@@ -232,6 +235,7 @@ static unsigned arena_warm_free(const MajorArena *a);
 static void free_arena(MajorHeap *h, MajorArena *a)
 {
     h->warm_free -= arena_warm_free(a);
+    h->cold_free -= (size_t)a->nblocks - (size_t)__builtin_popcountll((unsigned long long)(a->used | a->touched));
     heap_obtain(h, a->raw, a->raw_size, 0);
     heap_obtain(h, a, sizeof *a, 0);
 }
@@ -340,6 +344,7 @@ static MajorArena *add_arena(MajorHeap *h)
     a->used = 0;
     a->touched = 0;
     a->nblocks = n;
+    h->cold_free += n;
     a->sweep_epoch = h->sweep_epoch;
     size_t pos = h->narenas;
     while (pos > 0 && h->arenas[pos - 1]->base > a->base) pos--;
@@ -397,6 +402,7 @@ static void touch_block(MajorHeap *h, MajorArena *a, int bi)
     for (size_t off = 0; off < MAJOR_BLOCK_SIZE; off += TOUCH_STRIDE) p[off] = 0;
     a->touched |= (uint64_t)1 << bi;
     h->warm_free++;
+    h->cold_free--;
 }
 
 /* Touch [a]'s free blocks not yet touched while the reserve is short and
@@ -412,7 +418,9 @@ size_t major_reserve(MajorHeap *h, size_t blocks, size_t max_blocks)
 {
     h->reserve_blocks = blocks;
     size_t budget = max_blocks;
-    for (size_t i = 0; i < h->narenas && h->warm_free < blocks && budget > 0; i++) warm_arena(h, h->arenas[i], &budget);
+    /* (a walk over every arena: only while some are cold) */
+    for (size_t i = 0; i < h->narenas && h->cold_free > 0 && h->warm_free < blocks && budget > 0; i++)
+        warm_arena(h, h->arenas[i], &budget);
     while (h->warm_free < blocks && budget > 0) {
         MajorArena *a = add_arena(h);
         if (a == NULL) break;
@@ -467,7 +475,10 @@ static MajorBlock *take_free_block(MajorHeap *h, int kind, int c)
         int bi = __builtin_ctzll((unsigned long long)free_bits);
         uint64_t bit = (uint64_t)1 << bi;
         a->used |= bit;
-        if (a->touched & bit) h->warm_free--;
+        if (a->touched & bit)
+            h->warm_free--;
+        else
+            h->cold_free--;
         a->touched |= bit; /* (written below) */
         MajorBlock *b = (MajorBlock *)(void *)(a->base + (size_t)bi * MAJOR_BLOCK_SIZE);
         memset(b, 0, sizeof *b);
@@ -901,6 +912,8 @@ void major_stats(const MajorHeap *h, MajorStats *out)
         out->blocks += h->arenas[i]->nblocks;
     }
     out->blocks_used = h->blocks_used;
+    out->blocks_warm_free = h->warm_free;
+    out->blocks_cold_free = h->cold_free;
     out->blocks_unswept = h->nunswept;
     out->block_bytes = h->blocks_used * MAJOR_BLOCK_SIZE;
     out->slot_bytes = h->slot_bytes;

@@ -140,6 +140,8 @@ typedef struct MajorStats {
     size_t arena_bytes;       /* bytes obtained for arenas (slack included) */
     size_t blocks;            /* blocks in arenas */
     size_t blocks_used;       /* blocks holding a size class */
+    size_t blocks_warm_free;  /* free blocks whose pages were written (major_reserve) */
+    size_t blocks_cold_free;  /* free blocks never written */
     size_t blocks_unswept;
     size_t block_bytes;       /* blocks_used * MAJOR_BLOCK_SIZE */
     size_t slot_bytes;        /* bytes of allocated slots (dead ones in unswept

@@ -596,16 +596,21 @@ TEST(major_reserve_kept_warm)
     CHECK_INT(major_reserve(h, 8, 4), 3);
     CHECK_INT(major_warm_free_blocks(h), 8);
     CHECK_INT(ta.large_allocs, 3);
+    MajorStats st;
+    major_stats(h, &st);
+    CHECK_INT(st.blocks_warm_free, 8);
+    CHECK_INT(st.blocks_cold_free, 1); /* the third arena's last block */
+    CHECK_INT(st.blocks - st.blocks_used, 9);
 
     /* nothing survives: the three blocks come back warm (11), and the
      * release at the end of the sweep keeps the reserve: the third arena
      * (3 warm blocks) goes, the two full ones (4 each) stay */
     major_begin_sweep(h);
     major_sweep_all(h);
-    MajorStats st;
     major_stats(h, &st);
     CHECK_INT(st.blocks_used, 0);
     CHECK_INT(st.arenas, 2);
+    CHECK_INT(st.blocks_cold_free, 0);
     CHECK_INT(ta.large_frees, 1);
     CHECK_INT(major_warm_free_blocks(h), 8);
     /* with no reserve wanted, they go too */
