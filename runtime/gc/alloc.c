@@ -176,8 +176,9 @@ static GCObject *new_old(lua_State *L, GCState *gc, int tt, size_t size)
 
 /* Between two nursery collections the fast path stops every CHECKPOINT_BYTES
  * allocated, so that the slow path can take work out of the pauses: it
- * gives back a slice of the large blocks retired by the last ones
- * (sweep.c), and it raises the running stack's young floor over the
+ * gives back a slice of the large blocks retired by the last ones and
+ * writes a few blocks of room for the next one's promotion (sweep.c,
+ * gc_checkpoint_step), and it raises the running stack's young floor over the
  * slots below the running frame that hold nothing young, for at most
  * STACK_STEP_MAX_NS a time (minor.c). A stack left deep below its running
  * frame — a million values moved onto it — is then looked at a slice at a
@@ -196,8 +197,7 @@ static void checkpoint(lua_State *L, GCState *gc)
     ns->checkpoint = used + (behind ? CHECKPOINT_BYTES_BEHIND : CHECKPOINT_BYTES);
     gc_note_oversized_stack(L); /* shrunk before a collection clears it all */
     gc_nursery_note_start(gc);
-    gc_release_step(gc); /* a slice of the large blocks the last pauses retired */
-    gc_reserve_step(gc); /* room for the next collection's promotion */
+    gc_checkpoint_step(gc); /* retired large blocks, room for the next promotion */
 }
 
 /* The budget is spent: if slots below the running frame are still to be

@@ -666,17 +666,16 @@ TIDE_INTERNAL void gc_free_object_parts(lua_State *L, GCObject *o);
 /* Large blocks the sweep or a nursery collection retired (los.h) go back
  * to the allocator out of the pauses that retired them:
  * gc_release_retired gives back about [max_bytes] (SIZE_MAX: all) and
- * returns what it gave; gc_release_step, a slice, as a sweep-step pause
- * (the allocation checkpoint, alloc.c); gc_release_for, until
- * [deadline_ns] (idle time, which sets the debt after). */
-/* The major heap keeps room for the next nursery collection's promotion
- * written ahead (major_reserve): gc_reserve_step, a few blocks as a
- * sweep-step pause (the allocation checkpoint), gc_reserve_for, until
- * [deadline_ns] (idle time). */
-TIDE_INTERNAL void gc_reserve_step(GCState *gc);
-TIDE_INTERNAL void gc_reserve_for(GCState *gc, uint64_t deadline_ns);
+ * returns what it gave; gc_release_for, until [deadline_ns] (idle time,
+ * which sets the debt after). */
 TIDE_INTERNAL size_t gc_release_retired(GCState *gc, size_t max_bytes);
-TIDE_INTERNAL void gc_release_step(GCState *gc);
+/* The major heap keeps room for the next nursery collection's promotion
+ * written ahead (major_reserve); gc_reserve_for, until [deadline_ns]
+ * (idle time). */
+TIDE_INTERNAL void gc_reserve_for(GCState *gc, uint64_t deadline_ns);
+/* The allocation checkpoint's share of both (alloc.c), as one sweep-step
+ * pause: a slice of the retired large blocks, a few blocks of room. */
+TIDE_INTERNAL void gc_checkpoint_step(GCState *gc);
 TIDE_INTERNAL void gc_release_for(GCState *gc, uint64_t deadline_ns);
 
 /* --- collect.c --------------------------------------------------------------------- */

@@ -229,15 +229,10 @@ size_t gc_release_retired(GCState *gc, size_t max_bytes)
     return done;
 }
 
-void gc_release_step(GCState *gc)
+void gc_release_for(GCState *gc, uint64_t deadline_ns)
 {
-    if (gc->los == NULL || los_retired_bytes(gc->los) == 0 || !gc_may_collect(gc)) return;
-    uint64_t start = gc_now_ns();
-    size_t heap_before = gc_total(gc);
-    gc_frames_note_pause_begin(gc, TIDE_GC_PAUSE_SWEEP_STEP);
-    gc_release_retired(gc, LOS_RELEASE_SLICE);
-    gc_set_debt(gc);
-    gc_frames_note_pause(gc, TIDE_GC_PAUSE_SWEEP_STEP, start, gc_now_ns() - start, heap_before);
+    while (gc->los != NULL && los_retired_bytes(gc->los) != 0 && gc_now_ns() < deadline_ns)
+        gc_release_retired(gc, LOS_RELEASE_SLICE);
 }
 
 /* --- room for promotion ------------------------------------------------------------ */
@@ -255,17 +250,6 @@ static size_t promotion_reserve_blocks(GCState *gc)
     return bytes / MAJOR_PAYLOAD + 1;
 }
 
-void gc_reserve_step(GCState *gc)
-{
-    size_t want = promotion_reserve_blocks(gc);
-    if (major_warm_free_blocks(gc->major) >= want || !gc_may_collect(gc)) return;
-    uint64_t start = gc_now_ns();
-    size_t heap_before = gc_total(gc);
-    gc_frames_note_pause_begin(gc, TIDE_GC_PAUSE_SWEEP_STEP);
-    major_reserve(gc->major, want, RESERVE_STEP_BLOCKS);
-    gc_frames_note_pause(gc, TIDE_GC_PAUSE_SWEEP_STEP, start, gc_now_ns() - start, heap_before);
-}
-
 void gc_reserve_for(GCState *gc, uint64_t deadline_ns)
 {
     size_t want = promotion_reserve_blocks(gc);
@@ -273,8 +257,21 @@ void gc_reserve_for(GCState *gc, uint64_t deadline_ns)
         if (major_reserve(gc->major, want, RESERVE_STEP_BLOCKS) == 0) break;
 }
 
-void gc_release_for(GCState *gc, uint64_t deadline_ns)
+/* --- the allocation checkpoint's step ---------------------------------------------- */
+
+void gc_checkpoint_step(GCState *gc)
 {
-    while (gc->los != NULL && los_retired_bytes(gc->los) != 0 && gc_now_ns() < deadline_ns)
+    int release = gc->los != NULL && los_retired_bytes(gc->los) != 0;
+    size_t want = promotion_reserve_blocks(gc);
+    int reserve = major_warm_free_blocks(gc->major) < want;
+    if ((!release && !reserve) || !gc_may_collect(gc)) return;
+    uint64_t start = gc_now_ns();
+    size_t heap_before = gc_total(gc);
+    gc_frames_note_pause_begin(gc, TIDE_GC_PAUSE_SWEEP_STEP);
+    if (release) {
         gc_release_retired(gc, LOS_RELEASE_SLICE);
+        gc_set_debt(gc);
+    }
+    if (reserve) major_reserve(gc->major, want, RESERVE_STEP_BLOCKS);
+    gc_frames_note_pause(gc, TIDE_GC_PAUSE_SWEEP_STEP, start, gc_now_ns() - start, heap_before);
 }
