@@ -229,13 +229,27 @@ MajorHeap *major_create(const MajorConfig *cfg)
     return h;
 }
 
-/* The arena's free blocks whose pages have been touched. */
-static unsigned arena_warm_free(const MajorArena *a);
+static inline uint64_t arena_full_mask(const MajorArena *a)
+{
+    return a->nblocks == 64 ? ~(uint64_t)0 : (((uint64_t)1 << a->nblocks) - 1);
+}
+
+/* The arena's free blocks whose pages have been touched (warm), and never
+ * touched (cold). */
+static unsigned arena_warm_free(const MajorArena *a)
+{
+    return (unsigned)__builtin_popcountll((unsigned long long)(~a->used & a->touched & arena_full_mask(a)));
+}
+
+static unsigned arena_cold_free(const MajorArena *a)
+{
+    return (unsigned)__builtin_popcountll((unsigned long long)(~a->used & ~a->touched & arena_full_mask(a)));
+}
 
 static void free_arena(MajorHeap *h, MajorArena *a)
 {
     h->warm_free -= arena_warm_free(a);
-    h->cold_free -= (size_t)a->nblocks - (size_t)__builtin_popcountll((unsigned long long)(a->used | a->touched));
+    h->cold_free -= arena_cold_free(a);
     heap_obtain(h, a->raw, a->raw_size, 0);
     heap_obtain(h, a, sizeof *a, 0);
 }
@@ -314,7 +328,7 @@ static void recompute_bounds(MajorHeap *h)
     h->hi = last->base + (size_t)last->nblocks * MAJOR_BLOCK_SIZE;
 }
 
-/* A new arena, inserted in order; 0 when obtain refuses. */
+/* A new arena, inserted in order; NULL when obtain refuses. */
 static MajorArena *add_arena(MajorHeap *h)
 {
     if (h->narenas == h->arenas_cap) {
@@ -355,16 +369,6 @@ static MajorArena *add_arena(MajorHeap *h)
     if (pos < h->arena_hint) h->arena_hint = pos;
     recompute_bounds(h);
     return a;
-}
-
-static inline uint64_t arena_full_mask(const MajorArena *a)
-{
-    return a->nblocks == 64 ? ~(uint64_t)0 : (((uint64_t)1 << a->nblocks) - 1);
-}
-
-static unsigned arena_warm_free(const MajorArena *a)
-{
-    return (unsigned)__builtin_popcountll((unsigned long long)(~a->used & a->touched & arena_full_mask(a)));
 }
 
 size_t major_release_empty_arenas(MajorHeap *h)
