@@ -113,6 +113,7 @@ TSAN_PROGRAMS=(
     "tide-api-tests-tide tests/api/tide/handles.lua"
     "tide-api-tests-tide tests/api/tide/deep_stack.lua"
     "tide-api-tests-tide tests/api/tide/thread_touch.lua"
+    "tide-api-tests-tide tests/api/tide/prefault.lua"
 )
 run_tsan() {
     build debug thread

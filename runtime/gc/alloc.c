@@ -100,6 +100,9 @@ int gc_spaces_create(GCState *gc)
     mc.obtain = space_obtain;
     mc.obtain_ud = gc;
     mc.blocks_per_arena = 16; /* 256 KiB arenas: small states stay small */
+    mc.prefault = gc_worker_prefault; /* the reserve faulted in off the game's thread */
+    mc.prefault_cancel = gc_worker_prefault_cancel;
+    mc.prefault_ud = gc;
     gc->major = major_create(&mc);
     if (gc->major == NULL) return 0;
     LosConfig lc;

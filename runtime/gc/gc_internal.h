@@ -789,6 +789,16 @@ TIDE_INTERNAL int gc_worker_wait(GCState *gc, uint64_t deadline_ns);
  * cycle). */
 TIDE_INTERNAL void gc_worker_stop(GCState *gc, int keep);
 TIDE_INTERNAL void gc_worker_finish_deferred(lua_State *L);
+/* The major heap's prefaulter (MajorConfig.prefault, [ud] the GCState):
+ * queue [addr, addr + len) for the worker to fault in; 0 when there is no
+ * worker, its lock is taken or the queue is full. */
+TIDE_INTERNAL int gc_worker_prefault(void *ud, void *addr, size_t len);
+/* Ranges queued or being faulted in (cancelled ones included until the
+ * worker passes them). */
+TIDE_INTERNAL size_t gc_worker_prefault_pending(GCState *gc);
+/* Drop what is queued of [addr, addr + len) and wait for the chunk being
+ * faulted in, before the range goes back to the allocator. */
+TIDE_INTERNAL void gc_worker_prefault_cancel(void *ud, void *addr, size_t len);
 /* End the thread and free the worker (lua_close). */
 TIDE_INTERNAL void gc_worker_destroy(GCState *gc);
 

@@ -248,6 +248,7 @@ static unsigned arena_cold_free(const MajorArena *a)
 
 static void free_arena(MajorHeap *h, MajorArena *a)
 {
+    if (h->cfg.prefault != NULL && a->touched != 0) h->cfg.prefault_cancel(h->cfg.prefault_ud, a->raw, a->raw_size);
     h->warm_free -= arena_warm_free(a);
     h->cold_free -= arena_cold_free(a);
     heap_obtain(h, a->raw, a->raw_size, 0);
@@ -395,15 +396,22 @@ size_t major_release_empty_arenas(MajorHeap *h)
 /* Fresh memory faults its pages in when first written: a nursery
  * collection promoting into blocks never used took one page fault per 4
  * KiB promoted (samples/streaming: 70-90 a collection, 0.3-2 ms on this
- * kind of VM). The reserve's blocks are written ahead, outside the pauses;
- * the stride is the smallest page size there is. */
+ * kind of VM). The reserve's blocks are faulted in ahead, outside the
+ * pauses: by the prefaulter's thread when there is one, else written
+ * here; the stride is the smallest page size there is. */
 #define TOUCH_STRIDE ((size_t)4096)
 
-/* Write every page of block [bi] of [a] (a free block: nothing lives there). */
+/* Fault in every page of block [bi] of [a] (a free block: nothing lives
+ * there). A block handed to the prefaulter counts as warm at once: if it
+ * is taken before the other thread gets to it, its pages fault in where
+ * they are written, as they would have without a reserve. */
 static void touch_block(MajorHeap *h, MajorArena *a, int bi)
 {
-    volatile char *p = (volatile char *)(a->base + (size_t)bi * MAJOR_BLOCK_SIZE);
-    for (size_t off = 0; off < MAJOR_BLOCK_SIZE; off += TOUCH_STRIDE) p[off] = 0;
+    char *block = (char *)(a->base + (size_t)bi * MAJOR_BLOCK_SIZE);
+    if (h->cfg.prefault == NULL || !h->cfg.prefault(h->cfg.prefault_ud, block, MAJOR_BLOCK_SIZE)) {
+        volatile char *p = block;
+        for (size_t off = 0; off < MAJOR_BLOCK_SIZE; off += TOUCH_STRIDE) p[off] = 0;
+    }
     a->touched |= (uint64_t)1 << bi;
     h->warm_free++;
     h->cold_free--;

@@ -83,6 +83,13 @@
 
 typedef void *(*major_Obtain)(void *ud, void *block, size_t osize, size_t nsize);
 typedef void (*major_OnFree)(void *ud, void *obj, size_t size);
+/* Fresh pages faulted in on another thread (major_reserve): 1 if every page
+ * of [addr, addr + len) will be faulted in writable soon, without its
+ * contents changing; 0 if the heap must write them itself. */
+typedef int (*major_Prefault)(void *ud, void *addr, size_t len);
+/* [addr, addr + len) is about to go back to obtain: once this returns, no
+ * page of it may be faulted in by the other thread. */
+typedef void (*major_PrefaultCancel)(void *ud, void *addr, size_t len);
 
 /* An arena: [base, base + nblocks * MAJOR_BLOCK_SIZE). */
 typedef struct MajorArena {
@@ -131,6 +138,10 @@ typedef struct MajorConfig {
                               reused; it must not call into the heap */
     void *free_ud;
     unsigned blocks_per_arena; /* 1..64; 0 = the default (64: 1 MiB arenas) */
+    major_Prefault prefault;   /* may be NULL: the reserve is written by the
+                                  caller of major_reserve */
+    major_PrefaultCancel prefault_cancel; /* required with prefault */
+    void *prefault_ud;
 } MajorConfig;
 
 typedef struct MajorHeap MajorHeap;
@@ -205,8 +216,9 @@ typedef struct MajorArenaView {
 /* Keep [blocks] free blocks whose pages have been written (warm): a block
  * taken from them faults no page in, as one of fresh memory would, in a
  * nursery collection's promotion. Writes the pages of at most
- * [max_blocks] blocks, adding arenas as needed; returns how many. The
- * release of empty arenas keeps the reserve. */
+ * [max_blocks] blocks, or hands them to the config's prefault, adding
+ * arenas as needed; returns how many. The release of empty arenas keeps
+ * the reserve. */
 TIDE_INTERNAL size_t major_reserve(MajorHeap *h, size_t blocks, size_t max_blocks);
 TIDE_INTERNAL size_t major_warm_free_blocks(const MajorHeap *h);
 TIDE_INTERNAL size_t major_arena_count(const MajorHeap *h);

@@ -60,6 +60,22 @@
  * its own stacks and the view are the mutator's to read and write. [stop]
  * is read by the worker without the lock, between objects.
  *
+ * Faulting pages in. Between objects, and before it parks, the worker also
+ * faults in the pages of the major heap's promotion reserve
+ * (gc_worker_prefault, major_reserve), so that the game's thread does not
+ * take those page faults in its pauses. It changes no value: each page's
+ * first word gets a compare-and-swap of 0 for 0, which the processor
+ * carries out as a write (the page faults in writable) and which stores
+ * nothing where the mutator has already stored something, so the mutator
+ * may take and fill a block the worker has not got to yet. (Not
+ * madvise(MADV_POPULATE_WRITE): it holds the process's mmap lock across a
+ * whole range, and a stream of them kept the mutator's brk from growing the
+ * heap for 1-2 ms at a time; a page fault holds only its own mapping's
+ * lock, for one page.) A range goes back to the allocator only after
+ * gc_worker_prefault_cancel has dropped it from the queue and waited out
+ * the chunk in progress. While it faults pages in the worker counts as
+ * parked: it holds no traversal in progress.
+ *
  * Memory. The worker's vectors come from malloc, not from the state's
  * allocator: a lua_Alloc need not be thread-safe. They are not counted in
  * the heap size (as the verifier's scratch is not).
@@ -89,6 +105,15 @@
  * in pieces (as cycle.c's mark steps do). */
 #define MUTATOR_BIG_TABLE ((size_t)16384)
 
+/* Pages faulted in between two looks at the queue and at [stop]: one
+ * major block. The mutator waits at most this long to give an arena back. */
+#define PREFAULT_CHUNK ((uintptr_t)16 * 1024)
+/* The smallest page size there is. */
+#define PAGE_STRIDE ((uintptr_t)4096)
+/* Ranges queued at most (the promotion reserve is 8 MiB at most, 512
+ * blocks); past it the mutator writes its pages itself. */
+#define PREFAULT_QUEUE_MAX ((size_t)4096)
+
 /* A deferred object for the mutator; the low bit set: clear the dead keys
  * of this node storage (objects are GC_ALIGN-aligned). */
 #define DEFER_CLEAR_KEYS ((uintptr_t)1)
@@ -100,6 +125,12 @@ typedef struct WVec {
     size_t n, cap;
 } WVec;
 
+/* Pages to fault in: [lo, hi), both page-aligned; lo == hi once done or
+ * cancelled. */
+typedef struct PageRange {
+    uintptr_t lo, hi;
+} PageRange;
+
 struct GCWorker {
     pthread_t thread;
     pthread_mutex_t lock;
@@ -107,12 +138,18 @@ struct GCWorker {
     pthread_cond_t parked_cv; /* the mutator waits on it */
     /* under lock */
     int state;                /* W_PARKED_STATE (no cycle), W_MARKING, W_QUIT */
-    int parked;               /* the worker waits, holding no traversal in progress */
+    int parked;               /* the worker waits or faults pages in, holding no
+                                 traversal in progress */
     int overflow;             /* a vector could not grow: something marked went
                                  untraversed (the final pause rescans) */
     WVec inbox, outbox;
+    PageRange *pages;         /* the queue of pages to fault in: [pages_head,
+                                 pages_n) are waiting */
+    size_t pages_head, pages_n, pages_cap;
+    PageRange faulting;       /* the chunk being faulted in (lo == hi: none) */
     /* set by the mutator under lock, read by the worker between objects */
     atomic_int stop;
+    atomic_int pages_waiting; /* pages_head < pages_n */
     /* the worker's while it is not parked */
     WVec grey, defer;
     int local_overflow;
@@ -376,7 +413,9 @@ static void drain(GCWorker *w)
         w_traverse(w, w->grey.items[--w->grey.n]);
         w->traversed++;
         if (++count % STOP_CHECK_EVERY == 0) {
-            if (atomic_load_explicit(&w->stop, memory_order_relaxed)) return;
+            if (atomic_load_explicit(&w->stop, memory_order_relaxed) ||
+                atomic_load_explicit(&w->pages_waiting, memory_order_relaxed))
+                return;
             if (w->defer.n >= DEFER_BATCH) {
                 pthread_mutex_lock(&w->lock);
                 publish_deferred(w);
@@ -384,6 +423,36 @@ static void drain(GCWorker *w)
             }
         }
     }
+}
+
+/* Fault in every page of [lo, hi) (page-aligned, memory the mutator may be
+ * writing): see "Faulting pages in" above. */
+static TIDE_GC_RACY void fault_in(uintptr_t lo, uintptr_t hi)
+{
+    for (uintptr_t p = lo; p < hi; p += PAGE_STRIDE) {
+        uintptr_t zero = 0;
+        __atomic_compare_exchange_n((uintptr_t *)p, &zero, (uintptr_t)0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    }
+}
+
+/* Fault in the next chunk of the queue (lock held; released meanwhile). */
+static void prefault_chunk(GCWorker *w)
+{
+    PageRange *r = &w->pages[w->pages_head];
+    uintptr_t lo = r->lo, hi = r->hi - lo > PREFAULT_CHUNK ? lo + PREFAULT_CHUNK : r->hi;
+    r->lo = hi;
+    while (w->pages_head < w->pages_n && w->pages[w->pages_head].lo == w->pages[w->pages_head].hi) w->pages_head++;
+    if (w->pages_head == w->pages_n) w->pages_head = w->pages_n = 0;
+    atomic_store_explicit(&w->pages_waiting, w->pages_n > 0, memory_order_relaxed);
+    if (lo == hi) return;
+    w->faulting.lo = lo;
+    w->faulting.hi = hi;
+    w->parked = 1; /* (the loop decides again what it is when this returns) */
+    pthread_mutex_unlock(&w->lock);
+    fault_in(lo, hi);
+    pthread_mutex_lock(&w->lock);
+    w->faulting.lo = w->faulting.hi = 0;
+    pthread_cond_broadcast(&w->parked_cv); /* a cancel may be waiting for this chunk */
 }
 
 static void *worker_main(void *arg)
@@ -409,6 +478,10 @@ static void *worker_main(void *arg)
         }
         if (w->state == W_QUIT) break;
         int stopping = atomic_load_explicit(&w->stop, memory_order_relaxed);
+        if (!stopping && w->pages_n > 0) {
+            prefault_chunk(w);
+            continue;
+        }
         if (w->state == W_MARKING && !stopping && w->grey.n == 0 && w->inbox.n > 0) {
             WVec t = w->grey; /* take the inbox whole; it keeps the empty stack's room */
             w->grey = w->inbox;
@@ -641,7 +714,9 @@ int gc_worker_wait(GCState *gc, uint64_t deadline_ns)
     ts.tv_nsec = (long)(deadline_ns % 1000000000u);
     pthread_mutex_lock(&w->lock);
     int err = 0;
-    while (err == 0 && w->outbox.n == 0 && !(w->parked && w->inbox.n == 0))
+    /* (a worker faulting pages in with grey objects left is not out of work) */
+    while (err == 0 && w->outbox.n == 0 &&
+           !(w->parked && w->inbox.n == 0 && (w->grey.n == 0 || w->faulting.lo == w->faulting.hi)))
         err = pthread_cond_timedwait(&w->parked_cv, &w->lock, &ts);
     int idle = w->parked && w->grey.n == 0 && w->inbox.n == 0 && w->outbox.n == 0;
     pthread_mutex_unlock(&w->lock);
@@ -674,6 +749,63 @@ void gc_worker_stop(GCState *gc, int keep)
     pthread_mutex_unlock(&w->lock);
 }
 
+int gc_worker_prefault(void *ud, void *addr, size_t len)
+{
+    GCState *gc = ud;
+    GCWorker *w = gc->worker;
+    if (w == NULL || len == 0 || pthread_mutex_trylock(&w->lock) != 0) return 0;
+    int queued = 0, wake = 0;
+    if (w->pages_n == w->pages_cap && w->pages_head > 0) { /* the ranges passed make room */
+        memmove(w->pages, w->pages + w->pages_head, (w->pages_n - w->pages_head) * sizeof *w->pages);
+        w->pages_n -= w->pages_head;
+        w->pages_head = 0;
+    }
+    if (w->pages_n == w->pages_cap && w->pages_cap < PREFAULT_QUEUE_MAX) {
+        size_t ncap = w->pages_cap == 0 ? 64 : w->pages_cap * 2;
+        PageRange *np = realloc(w->pages, ncap * sizeof *np);
+        if (np != NULL) {
+            w->pages = np;
+            w->pages_cap = ncap;
+        }
+    }
+    if (w->pages_n < w->pages_cap) {
+        /* (parked and not faulting: waiting, maybe with pages left by a stop) */
+        wake = w->parked && w->faulting.lo == w->faulting.hi;
+        w->pages[w->pages_n].lo = (uintptr_t)addr;
+        w->pages[w->pages_n].hi = (uintptr_t)addr + len;
+        w->pages_n++;
+        atomic_store_explicit(&w->pages_waiting, 1, memory_order_relaxed);
+        queued = 1;
+    }
+    pthread_mutex_unlock(&w->lock);
+    if (wake) pthread_cond_signal(&w->wake);
+    return queued;
+}
+
+size_t gc_worker_prefault_pending(GCState *gc)
+{
+    GCWorker *w = gc->worker;
+    if (w == NULL) return 0;
+    pthread_mutex_lock(&w->lock);
+    size_t n = w->pages_n - w->pages_head + (w->faulting.lo != w->faulting.hi);
+    pthread_mutex_unlock(&w->lock);
+    return n;
+}
+
+void gc_worker_prefault_cancel(void *ud, void *addr, size_t len)
+{
+    GCState *gc = ud;
+    GCWorker *w = gc->worker;
+    if (w == NULL) return;
+    uintptr_t lo = (uintptr_t)addr, hi = lo + len;
+    pthread_mutex_lock(&w->lock);
+    /* (a queued range lies inside one block: inside the range or apart) */
+    for (size_t i = w->pages_head; i < w->pages_n; i++)
+        if (w->pages[i].lo >= lo && w->pages[i].lo < hi) w->pages[i].lo = w->pages[i].hi;
+    while (w->faulting.lo < hi && w->faulting.hi > lo) pthread_cond_wait(&w->parked_cv, &w->lock);
+    pthread_mutex_unlock(&w->lock);
+}
+
 void gc_worker_finish_deferred(lua_State *L)
 {
     gc_worker_assist(L, 0);
@@ -695,6 +827,7 @@ void gc_worker_destroy(GCState *gc)
     for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) wvec_free(vecs[i]);
     free(w->arenas);
     free(w->los);
+    free(w->pages);
     free(w);
     gc->worker = NULL;
 }

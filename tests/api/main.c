@@ -42,7 +42,8 @@
     X(nursery_budget)       \
     X(gc_pacing)            \
     X(thread_touch)         \
-    X(stopped_threads)
+    X(stopped_threads)      \
+    X(prefault)
 #else
 #define TIDE_API_MODULES(X)
 #endif

@@ -32,7 +32,8 @@ static void log_free(void *ud, void *obj, size_t size)
 
 static MajorHeap *new_heap(TestAlloc *ta, FreeLog *fl, unsigned blocks_per_arena)
 {
-    MajorConfig cfg = { test_obtain, ta, fl != NULL ? log_free : NULL, fl, blocks_per_arena };
+    MajorConfig cfg = { .obtain = test_obtain, .obtain_ud = ta, .on_free = fl != NULL ? log_free : NULL,
+                        .free_ud = fl, .blocks_per_arena = blocks_per_arena };
     return major_create(&cfg);
 }
 
@@ -617,6 +618,95 @@ TEST(major_reserve_kept_warm)
     major_reserve(h, 0, 0);
     CHECK_INT(major_release_empty_arenas(h), 2);
     CHECK_INT(major_warm_free_blocks(h), 0);
+    destroy_heap(h, &ta);
+}
+
+/* A prefaulter that records what it is given and takes it while
+ * [accept]; either way it puts PAGE_MARK at the start of every page of
+ * the block, which the heap must leave alone when the block was taken and
+ * write over when it was not. It records what is cancelled. */
+#define PAGE_MARK 0xA5
+#define PAGE_STRIDE ((size_t)4096)
+typedef struct FakePrefaulter {
+    int accept;
+    uintptr_t given[64], declined[64];
+    size_t ngiven, ndeclined;
+    uintptr_t cancelled_lo[8], cancelled_hi[8];
+    size_t ncancelled;
+} FakePrefaulter;
+
+static int fake_prefault(void *ud, void *addr, size_t len)
+{
+    FakePrefaulter *f = ud;
+    CHECK_INT(len, MAJOR_BLOCK_SIZE);
+    CHECK(((uintptr_t)addr & MAJOR_BLOCK_MASK) == 0);
+    for (size_t off = 0; off < len; off += PAGE_STRIDE) ((unsigned char *)addr)[off] = PAGE_MARK;
+    if (!f->accept) {
+        if (f->ndeclined < 64) f->declined[f->ndeclined++] = (uintptr_t)addr;
+        return 0;
+    }
+    if (f->ngiven < 64) f->given[f->ngiven++] = (uintptr_t)addr;
+    return 1;
+}
+
+/* Every page of the block at [a] starts with [byte]. */
+static int pages_start_with(uintptr_t a, unsigned char byte)
+{
+    for (size_t off = 0; off < MAJOR_BLOCK_SIZE; off += PAGE_STRIDE)
+        if (((unsigned char *)a)[off] != byte) return 0;
+    return 1;
+}
+
+static void fake_prefault_cancel(void *ud, void *addr, size_t len)
+{
+    FakePrefaulter *f = ud;
+    if (f->ncancelled < 8) {
+        f->cancelled_lo[f->ncancelled] = (uintptr_t)addr;
+        f->cancelled_hi[f->ncancelled++] = (uintptr_t)addr + len;
+    }
+}
+
+/* The reserve's blocks go to the prefaulter when it takes them (the heap
+ * writes none of their pages: a fresh block's first word is left as the
+ * obtain made it), to the heap's own writes when it declines; an arena
+ * goes back only after the prefaulter has been told to drop its range. */
+TEST(major_reserve_prefaulted)
+{
+    TestAlloc ta = { 0 };
+    ta.large_threshold = 2 * MAJOR_BLOCK_SIZE; /* arenas */
+    FakePrefaulter f = { 0 };
+    f.accept = 1;
+    MajorConfig cfg = { .obtain = test_obtain, .obtain_ud = &ta, .blocks_per_arena = 4,
+                        .prefault = fake_prefault, .prefault_cancel = fake_prefault_cancel, .prefault_ud = &f };
+    MajorHeap *h = major_create(&cfg);
+    CHECK(h != NULL);
+    CHECK_INT(major_reserve(h, 6, 6), 6);
+    CHECK_INT(major_warm_free_blocks(h), 6);
+    CHECK_INT(f.ngiven, 6);
+    for (size_t i = 0; i < f.ngiven; i++) {
+        for (size_t j = 0; j < i; j++) CHECK(f.given[i] != f.given[j]); /* six different blocks */
+        CHECK(pages_start_with(f.given[i], PAGE_MARK));                /* not written */
+    }
+    /* declined: the heap writes the block itself, and it counts as warm too */
+    f.accept = 0;
+    CHECK_INT(major_reserve(h, 8, 2), 2);
+    CHECK_INT(major_warm_free_blocks(h), 8);
+    CHECK_INT(f.ngiven, 6);
+    CHECK_INT(f.ndeclined, 2);
+    for (size_t i = 0; i < f.ndeclined; i++) CHECK(pages_start_with(f.declined[i], 0));
+    /* the blocks the prefaulter was given lie in arenas that go back at the
+     * end of the sweep (no reserve wanted): each arena's range is cancelled
+     * before it is freed, and covers the blocks given out of it */
+    major_reserve(h, 0, 0);
+    CHECK_INT(major_release_empty_arenas(h), 2);
+    CHECK_INT(ta.large_frees, 2);
+    CHECK_INT(f.ncancelled, 2);
+    for (size_t i = 0; i < f.ngiven; i++) {
+        int covered = 0;
+        for (size_t k = 0; k < f.ncancelled; k++)
+            covered |= f.given[i] >= f.cancelled_lo[k] && f.given[i] + MAJOR_BLOCK_SIZE <= f.cancelled_hi[k];
+        CHECK(covered);
+    }
     destroy_heap(h, &ta);
 }
 

@@ -44,7 +44,7 @@ static uint64_t get_u64(const void *p)
 TEST(major_evacuation_copies_out_of_sparse_blocks)
 {
     TestAlloc ta = { 0 };
-    MajorConfig cfg = { test_obtain, &ta, NULL, NULL, 4 };
+    MajorConfig cfg = { .obtain = test_obtain, .obtain_ud = &ta, .blocks_per_arena = 4 };
     MajorHeap *h = major_create(&cfg);
     CHECK(h != NULL);
     const size_t size = 96;
@@ -125,7 +125,7 @@ TEST(major_evacuation_copies_out_of_sparse_blocks)
 TEST(major_evacuation_uses_room_before_arenas)
 {
     TestAlloc ta = { 0 };
-    MajorConfig cfg = { test_obtain, &ta, NULL, NULL, 4 };
+    MajorConfig cfg = { .obtain = test_obtain, .obtain_ud = &ta, .blocks_per_arena = 4 };
     MajorHeap *h = major_create(&cfg);
     const size_t size = 48;
     int c = major_class_of(size);
