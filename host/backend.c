@@ -258,6 +258,7 @@ static void record_pause_event(void *ud, const tide_GcEvent *event)
         .heap_bytes = event->heap_bytes,
         .kind = pause_kind(event->pause_kind),
         .in_idle = event->in_idle != 0,
+        .low_latency = event->low_latency != 0,
     };
     recorder_add_pause(ud, &pause);
 }

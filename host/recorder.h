@@ -72,6 +72,7 @@ typedef struct recorder_Pause {
     uint64_t heap_bytes;    /* memory in use by the state after it */
     int kind;               /* a recorder_PauseKind */
     int in_idle;            /* 1: in the idle time after [frame] */
+    int low_latency;        /* 1: synchronous majors were forbidden then */
 } recorder_Pause;
 
 #define RECORDER_PAUSE_CHUNK 1024

@@ -307,20 +307,25 @@ local function read_frames(path)
 end
 
 -- The in-frame pauses of one run (pauses.csv, written by the tide backend:
--- pauses in frames, not in idle time or before the first frame): their
--- count, the longest and its kind, and how many took over 1 ms.
+-- pauses in frames, not in idle time or before the first frame), in two
+-- groups: those with low-latency mode on (synchronous majors forbidden:
+-- the pauses the 1 ms limit is about) and the rest (a mode that allows
+-- them, or a loading screen that switched low-latency off). Each group:
+-- its count, the longest and its kind, and how many took over 1 ms.
 local function read_pauses(path)
   local f = io.open(path, "rb")
   if not f then return nil end
-  local p = { count = 0, over_1ms = 0, max_ms = 0, max_kind = "" }
-  f:read("l") -- header: frame,kind,in_idle,start_ms,duration_ns,heap_bytes
+  local function group() return { count = 0, over_1ms = 0, max_ms = 0, max_kind = "" } end
+  local p = { low_latency = group(), other = group() }
+  f:read("l") -- header: frame,kind,in_idle,start_ms,duration_ns,heap_bytes,low_latency
   for line in f:lines() do
-    local frame, kind, in_idle, _, ns = line:match("^(%-?%d+),([^,]*),(%d+),([^,]*),(%d+)")
+    local frame, kind, in_idle, _, ns, _, ll = line:match("^(%-?%d+),([^,]*),(%d+),([^,]*),(%d+),(%d+),(%d)")
     if frame and tonumber(frame) >= 1 and in_idle == "0" then
+      local g = ll == "1" and p.low_latency or p.other
       local ms = tonumber(ns) / 1e6
-      p.count = p.count + 1
-      if ms > 1 then p.over_1ms = p.over_1ms + 1 end
-      if ms > p.max_ms then p.max_ms, p.max_kind = ms, kind end
+      g.count = g.count + 1
+      if ms > 1 then g.over_1ms = g.over_1ms + 1 end
+      if ms > g.max_ms then g.max_ms, g.max_kind = ms, kind end
     end
   end
   f:close()
@@ -479,11 +484,20 @@ local function row_for(sample, st)
       if idle and idle > 0 then g = g .. " (idle " .. fmt(idle, 2) .. ")" end
       gcw[#gcw + 1] = g
     end
-    if res.pauses and res.pauses.count == 0 then
-      longest[#longest + 1] = "none"
-    elseif res.pauses then
-      longest[#longest + 1] = ("%s %s (%d of %d over 1 ms)"):format(fmt(res.pauses.max_ms, 2), res.pauses.max_kind,
-        res.pauses.over_1ms, res.pauses.count)
+    if res.pauses then
+      local function show(g)
+        return ("%s %s (%d of %d over 1 ms)"):format(fmt(g.max_ms, 2), g.max_kind, g.over_1ms, g.count)
+      end
+      local ll, other = res.pauses.low_latency, res.pauses.other
+      if ll.count == 0 and other.count == 0 then
+        longest[#longest + 1] = "none"
+      elseif ll.count == 0 then
+        longest[#longest + 1] = show(other)
+      elseif other.count == 0 then
+        longest[#longest + 1] = show(ll)
+      else
+        longest[#longest + 1] = show(ll) .. "; low-latency off: " .. show(other)
+      end
     end
     tot[#tot + 1] = fmt(num(s.total_s), "auto")
     if num(s.peak_rss_kb) then rss[#rss + 1] = s.peak_rss_kb / 1024 end
@@ -557,7 +571,9 @@ add("frame, shown only where the backend times its collector (`gc_reported`); \"
 add("collectors run inside allocation, untimed, and their pauses are part of the frame times. \"(idle X)\"")
 add("is the most collector time given in the idle time after one frame (idle-stepped), outside the frame.")
 add("The longest GC pause is the longest single world-stopping pause inside a frame, of the kind named, with")
-add("how many of the run's in-frame pauses took over 1 ms, where the backend lists its pauses (tide).")
+add("how many of the run's in-frame pauses took over 1 ms, where the backend lists its pauses (tide). Where")
+add("a game switches low-latency mode off for a while (samples/streaming's loading screens), the pauses")
+add("of those frames are shown apart, after \"low-latency off:\": the 1 ms limit is for low-latency mode.")
 add("Absolute times move between runs on shared machines; compare settings within one report, by the")
 add("ratio column (median p99 of the setting / median p99 of the first setting).\n")
 

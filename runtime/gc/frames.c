@@ -49,6 +49,7 @@ static void emit(GCState *gc, int kind, int pause_kind, int phase, int previous_
     ev.phase = phase;
     ev.previous_phase = previous_phase;
     ev.in_idle = gc->in_idle;
+    ev.low_latency = !gc->allow_sync_major;
     ev.start_ns = start_ns;
     ev.duration_ns = duration_ns;
     ev.frame = gc->frame;
