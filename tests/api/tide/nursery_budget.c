@@ -3,6 +3,8 @@
  * (tide_gc_set_minor_pause_target) and the budget it sets.
  *
  *   nursery_budget.set_target(us) -> the previous target, in microseconds
+ *   nursery_budget.DEFAULT_TARGET    TIDE_GC_MINOR_PAUSE_TARGET_DEFAULT_NS, in
+ *                                    microseconds
  *   nursery_budget.measure(fn) -> minors, promoted, allocated
  *       calls fn() inside one frame (tide_frame_begin/tide_frame_end) and
  *       returns that frame's nursery collections, bytes promoted and bytes
@@ -44,5 +46,7 @@ int luaopen_nursery_budget(lua_State *L)
         { NULL, NULL },
     };
     luaL_newlib(L, functions);
+    lua_pushinteger(L, (lua_Integer)(TIDE_GC_MINOR_PAUSE_TARGET_DEFAULT_NS / 1000));
+    lua_setfield(L, -2, "DEFAULT_TARGET");
     return 1;
 }

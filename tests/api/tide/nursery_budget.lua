@@ -8,7 +8,8 @@ local debug_modes = os.getenv("TIDE_GC_DEBUG") ~= nil -- collections forced ever
 
 -- the default is TIDE_GC_MINOR_PAUSE_TARGET_DEFAULT_NS (TIDE_GC_DEBUG may set another)
 local default_target = nb.set_target(0)
-print(debug_modes or default_target == 500) -- expect: true
+print(debug_modes or default_target == nb.DEFAULT_TARGET) -- expect: true
+print(nb.DEFAULT_TARGET > 0 and nb.DEFAULT_TARGET < 1000) -- expect: true
 print(nb.set_target(0))                   -- expect: 0
 
 local world = {}
