@@ -29,8 +29,9 @@
  *    mark; the live objects are those with both bits set. The free list is
  *    stale and unused.
  *  - slot_bytes = sum over blocks in use of popcount(alloc) * obj_size.
- *  - A block is unswept iff its swept_epoch differs from its arena's
- *    sweep_epoch (major_begin_sweep moves every arena's). The unswept
+ *  - A block is unswept iff its swept_epoch differs from the heap's
+ *    sweep_epoch, which every arena points to (major_begin_sweep moves
+ *    it once for them all). The unswept
  *    blocks of arenas[0..prepare_next) are on the unswept lists; those of
  *    later arenas are on none yet (prepare_some lists them).
  *  - nunswept = the number of unswept blocks; "sweeping" is set from
@@ -360,7 +361,7 @@ static MajorArena *add_arena(MajorHeap *h)
     a->touched = 0;
     a->nblocks = n;
     h->cold_free += n;
-    a->sweep_epoch = h->sweep_epoch;
+    a->sweep_epoch = &h->sweep_epoch;
     size_t pos = h->narenas;
     while (pos > 0 && h->arenas[pos - 1]->base > a->base) pos--;
     if (pos < h->prepare_next) h->prepare_next++; /* it has nothing unswept */
@@ -501,7 +502,7 @@ static MajorBlock *take_free_block(MajorHeap *h, int kind, int c)
         b->class_index = (uint8_t)c;
         b->kind = (uint8_t)kind;
         b->state = MAJOR_BLOCK_SWEPT;
-        b->swept_epoch = a->sweep_epoch;
+        b->swept_epoch = h->sweep_epoch;
         build_free_list(b);
         h->blocks_used++;
         h->blocks_per_class[kind][c]++;
@@ -569,7 +570,7 @@ static size_t sweep_block(MajorHeap *h, MajorBlock *b)
         live += (size_t)__builtin_popcountll((unsigned long long)kept);
     }
     b->state = MAJOR_BLOCK_SWEPT;
-    b->swept_epoch = b->arena->sweep_epoch;
+    b->swept_epoch = h->sweep_epoch;
     h->slot_bytes -= ndead * size;
     h->sweep_live += live * size;
     if (live == 0) {
@@ -833,10 +834,12 @@ int major_block_in_use(const MajorHeap *h, const MajorBlock *b)
 
 /* --- sweeping -------------------------------------------------------------------------------- */
 
-/* O(arenas + classes), not O(blocks): every block in use becomes unswept
- * by the epoch's move, and the unswept lists are filled later, an arena at
- * a time (prepare_some), by the sweep and by allocation. The available
- * lists are dropped whole: list_push overwrites a block's stale link. */
+/* O(classes), neither O(blocks) nor O(arenas): every block in use becomes
+ * unswept by the one epoch's move (it is in the final pause, which must
+ * not grow with the heap), and the unswept lists are filled later, an
+ * arena at a time (prepare_some), by the sweep and by allocation. The
+ * available lists are dropped whole: list_push overwrites a block's stale
+ * link. */
 void major_begin_sweep(MajorHeap *h)
 {
     if (h->nunswept > 0) major_sweep_all(h);
@@ -847,7 +850,6 @@ void major_begin_sweep(MajorHeap *h)
             h->unswept[k][c].head = NULL;
         }
     h->sweep_epoch++;
-    for (size_t i = 0; i < h->narenas; i++) h->arenas[i]->sweep_epoch = h->sweep_epoch;
     h->prepare_next = 0;
     h->sweep_live = 0;
     h->sweeping = 1;

@@ -100,8 +100,9 @@ typedef struct MajorArena {
     uint64_t touched;    /* bit i: block i's pages have been written, so
                             that taking it faults no page in (major_reserve) */
     unsigned nblocks;
-    uint8_t sweep_epoch; /* the heap's, copied by major_begin_sweep: a
-                            block whose own differs is unswept */
+    const uint8_t *sweep_epoch; /* the heap's, which major_begin_sweep
+                                   moves: a block whose own differs is
+                                   unswept */
 } MajorArena;
 
 /* The header at the start of every block in use. */
@@ -117,7 +118,7 @@ typedef struct MajorBlock {
     uint8_t class_index;
     uint8_t kind;              /* MAJOR_REFS or MAJOR_NOREFS */
     uint8_t state;             /* MAJOR_BLOCK_SWEPT or MAJOR_BLOCK_EVACUATING */
-    uint8_t swept_epoch;       /* the arena's sweep_epoch when last swept
+    uint8_t swept_epoch;       /* the heap's sweep_epoch when last swept
                                   (or taken): unswept iff they differ */
     uint8_t listed;            /* the owner's: on its list of blocks with dirty
                                   cards (0 when the block is taken) */
@@ -250,10 +251,10 @@ static inline int major_has_refs(const void *obj)
 }
 
 /* Is [b] waiting for its sweep? Beginning a sweep makes every block in use
- * unswept at once, by moving the arenas' epoch (major_begin_sweep). */
+ * unswept at once, by moving the heap's epoch (major_begin_sweep). */
 static inline int major_block_unswept(const MajorBlock *b)
 {
-    return b->swept_epoch != b->arena->sweep_epoch;
+    return b->swept_epoch != *b->arena->sweep_epoch;
 }
 
 /* Is slot [i] of [b] a live object (as major_object_containing defines
