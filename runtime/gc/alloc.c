@@ -90,7 +90,10 @@ static void maybe_collect_full(lua_State *L, GCState *gc)
 static void *space_obtain(void *ud, void *block, size_t osize, size_t nsize)
 {
     GCState *gc = ud;
-    return gc->g->frealloc(gc->g->ud, block, block == NULL ? 0 : osize, nsize);
+    int held = gc_worker_prefault_hold(gc); /* (the allocator may remap what it faults in) */
+    void *p = gc->g->frealloc(gc->g->ud, block, block == NULL ? 0 : osize, nsize);
+    if (held) gc_worker_prefault_release(gc);
+    return p;
 }
 
 int gc_spaces_create(GCState *gc)

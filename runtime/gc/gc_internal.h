@@ -793,6 +793,13 @@ TIDE_INTERNAL void gc_worker_finish_deferred(lua_State *L);
  * queue [addr, addr + len) for the worker to fault in; 0 when there is no
  * worker, its lock is taken or the queue is full. */
 TIDE_INTERNAL int gc_worker_prefault(void *ud, void *addr, size_t len);
+/* Around a call to the state's allocator for the old spaces: no page is
+ * faulted in by the worker meanwhile (the allocator may change the mapping
+ * it would fault in, and would wait for it); hold waits for the chunk in
+ * progress. Hold returns 1 when release must be called (the worker had
+ * pages to fault in). */
+TIDE_INTERNAL int gc_worker_prefault_hold(GCState *gc);
+TIDE_INTERNAL void gc_worker_prefault_release(GCState *gc);
 /* Ranges queued or being faulted in (cancelled ones included until the
  * worker passes them). */
 TIDE_INTERNAL size_t gc_worker_prefault_pending(GCState *gc);

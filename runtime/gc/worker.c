@@ -71,7 +71,14 @@
  * madvise(MADV_POPULATE_WRITE): it holds the process's mmap lock across a
  * whole range, and a stream of them kept the mutator's brk from growing the
  * heap for 1-2 ms at a time; a page fault holds only its own mapping's
- * lock, for one page.) A range goes back to the allocator only after
+ * lock, for one page.) Nor may a fault be in progress while the mutator is
+ * in its allocator: growing the heap (brk, or a new mapping merged with
+ * its neighbour) waits for every fault in progress on the mapping it
+ * changes, and the worker, a batch thread, may be descheduled in the
+ * middle of one (bench/gc/giants.lua table: 1-2 ms sweep-steps and nursery
+ * collections, the game's thread asleep in brk); the mutator holds the
+ * prefaulting while it calls its allocator (gc_worker_prefault_hold). A
+ * range goes back to the allocator only after
  * gc_worker_prefault_cancel has dropped it from the queue and waited out
  * the chunk in progress. While it faults pages in the worker counts as
  * parked: it holds no traversal in progress.
@@ -147,9 +154,11 @@ struct GCWorker {
                                  pages_n) are waiting */
     size_t pages_head, pages_n, pages_cap;
     PageRange faulting;       /* the chunk being faulted in (lo == hi: none) */
+    int prefault_held;        /* the mutator is in its allocator: no chunk is
+                                 begun (gc_worker_prefault_hold) */
     /* set by the mutator under lock, read by the worker between objects */
     atomic_int stop;
-    atomic_int pages_waiting; /* pages_head < pages_n */
+    atomic_int pages_waiting; /* pages_head < pages_n, and not held */
     /* the worker's while it is not parked */
     WVec grey, defer;
     int local_overflow;
@@ -443,7 +452,7 @@ static void prefault_chunk(GCWorker *w)
     r->lo = hi;
     while (w->pages_head < w->pages_n && w->pages[w->pages_head].lo == w->pages[w->pages_head].hi) w->pages_head++;
     if (w->pages_head == w->pages_n) w->pages_head = w->pages_n = 0;
-    atomic_store_explicit(&w->pages_waiting, w->pages_n > 0, memory_order_relaxed);
+    atomic_store_explicit(&w->pages_waiting, w->pages_n > 0 && !w->prefault_held, memory_order_relaxed);
     if (lo == hi) return;
     w->faulting.lo = lo;
     w->faulting.hi = hi;
@@ -478,7 +487,7 @@ static void *worker_main(void *arg)
         }
         if (w->state == W_QUIT) break;
         int stopping = atomic_load_explicit(&w->stop, memory_order_relaxed);
-        if (!stopping && w->pages_n > 0) {
+        if (!stopping && w->pages_n > 0 && !w->prefault_held) {
             prefault_chunk(w);
             continue;
         }
@@ -774,12 +783,37 @@ int gc_worker_prefault(void *ud, void *addr, size_t len)
         w->pages[w->pages_n].lo = (uintptr_t)addr;
         w->pages[w->pages_n].hi = (uintptr_t)addr + len;
         w->pages_n++;
-        atomic_store_explicit(&w->pages_waiting, 1, memory_order_relaxed);
+        atomic_store_explicit(&w->pages_waiting, !w->prefault_held, memory_order_relaxed);
         queued = 1;
     }
     pthread_mutex_unlock(&w->lock);
     if (wake) pthread_cond_signal(&w->wake);
     return queued;
+}
+
+int gc_worker_prefault_hold(GCState *gc)
+{
+    GCWorker *w = gc->worker;
+    if (w == NULL) return 0;
+    pthread_mutex_lock(&w->lock);
+    int busy = w->pages_n > 0 || w->faulting.lo != w->faulting.hi;
+    if (busy) {
+        w->prefault_held++;
+        atomic_store_explicit(&w->pages_waiting, 0, memory_order_relaxed);
+        while (w->faulting.lo != w->faulting.hi) pthread_cond_wait(&w->parked_cv, &w->lock);
+    }
+    pthread_mutex_unlock(&w->lock);
+    return busy;
+}
+
+void gc_worker_prefault_release(GCState *gc)
+{
+    GCWorker *w = gc->worker;
+    pthread_mutex_lock(&w->lock);
+    int wake = --w->prefault_held == 0 && w->pages_n > 0 && w->parked;
+    if (w->prefault_held == 0) atomic_store_explicit(&w->pages_waiting, w->pages_n > 0, memory_order_relaxed);
+    pthread_mutex_unlock(&w->lock);
+    if (wake) pthread_cond_signal(&w->wake);
 }
 
 size_t gc_worker_prefault_pending(GCState *gc)

@@ -13,12 +13,17 @@
  *   prefault.region(pages) -> region   fresh memory, no page resident
  *   region:post() -> integer           blocks of 16 KiB queued (each tried
  *                                      until the worker's lock is free)
+ *   region:post_whole() -> boolean     the region queued as one range (the
+ *                                      worker is then still at it when the
+ *                                      call returns)
  *   region:resident() -> integer       pages resident now
  *   region:fill(seed)                  a distinct nonzero word at the start
  *                                      and in the middle of every page
  *   region:check(seed) -> integer      pages whose words are not fill's
  *   region:cancel()                    gc_worker_prefault_cancel
  *   prefault.pending() -> integer      ranges the worker has yet to pass
+ *   prefault.hold() -> boolean         gc_worker_prefault_hold (true: held)
+ *   prefault.release()                 gc_worker_prefault_release
  *   prefault.sleep(ms)
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, mincore */
@@ -86,6 +91,15 @@ static int l_post(lua_State *L)
         queued += tries < 10000;
     }
     lua_pushinteger(L, queued);
+    return 1;
+}
+
+static int l_post_whole(lua_State *L)
+{
+    Region *r = check_region(L);
+    int tries = 0;
+    while (!gc_worker_prefault(gc_state(L), r->base, r->pages * PAGE) && ++tries < 10000) sched_yield();
+    lua_pushboolean(L, tries < 10000);
     return 1;
 }
 
@@ -157,6 +171,18 @@ static int l_pending(lua_State *L)
     return 1;
 }
 
+static int l_hold(lua_State *L)
+{
+    lua_pushboolean(L, gc_worker_prefault_hold(gc_state(L)));
+    return 1;
+}
+
+static int l_release(lua_State *L)
+{
+    gc_worker_prefault_release(gc_state(L));
+    return 0;
+}
+
 static int l_sleep(lua_State *L)
 {
     lua_Number ms = luaL_checknumber(L, 1);
@@ -170,7 +196,7 @@ static int l_sleep(lua_State *L)
 int luaopen_prefault(lua_State *L)
 {
     static const luaL_Reg methods[] = {
-        { "post", l_post },     { "resident", l_resident }, { "fill", l_fill },
+        { "post", l_post },     { "post_whole", l_post_whole }, { "resident", l_resident }, { "fill", l_fill },
         { "check", l_check },   { "cancel", l_cancel },     { "__gc", l_unmap },
         { NULL, NULL },
     };
@@ -178,6 +204,8 @@ int luaopen_prefault(lua_State *L)
         { "start", l_start },
         { "region", l_region },
         { "pending", l_pending },
+        { "hold", l_hold },
+        { "release", l_release },
         { "sleep", l_sleep },
         { NULL, NULL },
     };

@@ -6,7 +6,10 @@
 --   2. what the mutator writes into queued pages meanwhile survives (the
 --      worker faults a page in without storing a value into it);
 --   3. a cancelled range is not touched afterwards (the heap cancels an
---      arena's range before giving it back).
+--      arena's range before giving it back);
+--   4. while the mutator holds the prefaulting (around its allocator's
+--      calls, which may remap what the worker would fault in), no page is
+--      faulted in, and afterwards the worker goes on.
 -- Without a worker (TIDE_GC_DEBUG=no-worker) nothing is queued: the heap
 -- writes the reserve itself.
 local pf = require("prefault")
@@ -90,7 +93,25 @@ for round = 1, 5 do
 end
 assert(untouched, "in five rounds the worker always reached the second range before its cancel")
 
--- The worker still works after a cancel.
+-- 4. Held: 48 MiB queued, the worker under way, then held: the resident
+-- count does not move until the release, and the whole range faults in
+-- after it.
+do
+    drain()
+    local r = pf.region(12288)
+    assert(r:post_whole(), "queued")
+    assert(pf.hold(), "held while the worker has pages queued")
+    local at_hold = r:resident()
+    pf.sleep(50)
+    local later = r:resident()
+    pf.release()
+    assert(later == at_hold, "pages faulted in while held: " .. at_hold .. " then " .. later)
+    drain()
+    assert(later < 12288, "held before the worker was through (" .. later .. " pages resident)")
+    assert(r:resident() == 12288, "the worker goes on after the release")
+end
+
+-- The worker still works after a cancel and a hold.
 do
     local r = pf.region(64)
     assert(r:post() == 16)
