@@ -181,6 +181,16 @@ static void sweep_end(lua_State *L, int safe_point, int all_threads)
     g->gc_strings_unswept = 0;
     gc_cards_forget_freed(gc);
     if (!safe_point) return;
+    /* Shrinking a stack allocates the smaller one, and an allocation past
+     * the heap's threshold collects or steps the cycle (alloc.c,
+     * maybe_collect_full): no collection may run in here. A step would
+     * end this sweep again from inside it (samples/coroutines in
+     * low-latency mode, thousands of threads to shrink: a recursion as
+     * deep as the threads, then a stack overflow), and a full collection
+     * would free threads from under the loop. The allocations only try:
+     * a stack that cannot be had stays as it is. */
+    uint8_t was_collecting = gc->collecting;
+    gc->collecting = 1;
     size_t n = gc->threads.n;
     if (all_threads || n <= SHRINK_THREADS_PER_SWEEP) {
         for (size_t i = 0; i < n; i++) shrink_thread(gc->threads.items[i]);
@@ -193,6 +203,7 @@ static void sweep_end(lua_State *L, int safe_point, int all_threads)
     if (g->mainthread != NULL) shrink_thread(g->mainthread);
     StringTable *tb = &g->strt;
     if (tb->hash != NULL && tb->size > MINSTRTABSIZE && tb->nuse < tb->size / 4) str_resize(L, tb->size / 2);
+    gc->collecting = was_collecting;
 }
 
 void gc_sweep(lua_State *L, int safe_point)

@@ -43,7 +43,8 @@
     X(gc_pacing)            \
     X(thread_touch)         \
     X(stopped_threads)      \
-    X(prefault)
+    X(prefault)             \
+    X(sweep_end)
 #else
 #define TIDE_API_MODULES(X)
 #endif
