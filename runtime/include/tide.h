@@ -218,7 +218,8 @@ typedef struct tide_FrameStats {
     uint64_t allocated_bytes;   /* bytes the program allocated during the
                                    frame */
     uint64_t promoted_bytes;    /* bytes copied out of the nursery into the
-                                   major heap during the frame */
+                                   major heap during the frame and its idle
+                                   time, so far */
     uint64_t heap_bytes;        /* memory in use by the state when the
                                    statistics were read: lua_gc's
                                    LUA_GCCOUNT, in bytes */

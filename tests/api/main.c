@@ -44,7 +44,8 @@
     X(thread_touch)         \
     X(stopped_threads)      \
     X(prefault)             \
-    X(sweep_end)
+    X(sweep_end)             \
+    X(idle_minor)
 #else
 #define TIDE_API_MODULES(X)
 #endif

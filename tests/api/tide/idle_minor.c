@@ -1,0 +1,63 @@
+/*
+ * API test (libtide only, white-box): a nursery collection in idle time
+ * (frames.c, idle_minor). tide_gc_idle collects the nursery when it holds
+ * at least half its budget and the collection, at the cost per byte
+ * measured lately, fits in the idle budget; the next frame then begins
+ * with an empty nursery. The Lua side reads the nursery's fill and
+ * budget, which are not part of tide.h: this module includes the
+ * collector's private header on purpose.
+ *
+ *   idle_minor.frame(fn)        fn() between tide_frame_begin and _end
+ *   idle_minor.idle(us) -> n    tide_gc_idle with a budget of [us]; the
+ *                               nursery collections it made
+ *   idle_minor.used() -> bytes  allocated in the nursery since its last
+ *                               collection
+ *   idle_minor.budget() -> bytes
+ */
+#include "lauxlib.h"
+#include "lua.h"
+#include "tide.h"
+
+#include "../../../runtime/gc/gc_internal.h"
+
+static int l_frame(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    tide_frame_begin(L);
+    lua_pushvalue(L, 1);
+    lua_call(L, 0, 0);
+    tide_frame_end(L);
+    return 0;
+}
+
+static int l_idle(lua_State *L)
+{
+    lua_Integer us = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, us >= 0, 1, "a budget is not negative");
+    GCState *gc = gc_state(L);
+    uint64_t before = gc->minors;
+    tide_gc_idle(L, (uint64_t)us * 1000);
+    lua_pushinteger(L, (lua_Integer)(gc->minors - before));
+    return 1;
+}
+
+static int l_used(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)gc_nursery_used(gc_state(L)));
+    return 1;
+}
+
+static int l_budget(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)gc_state(L)->nursery.budget);
+    return 1;
+}
+
+int luaopen_idle_minor(lua_State *L)
+{
+    static const luaL_Reg functions[] = {
+        { "frame", l_frame }, { "idle", l_idle }, { "used", l_used }, { "budget", l_budget }, { NULL, NULL },
+    };
+    luaL_newlib(L, functions);
+    return 1;
+}

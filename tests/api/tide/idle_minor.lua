@@ -1,0 +1,64 @@
+-- API test (libtide only, white-box): idle time collects the nursery when
+-- it is at least half full (frames.c, idle_minor), so that the next frame
+-- begins with an empty one; it leaves a nursery less than half full alone,
+-- and makes no collection that does not fit in the idle budget. Under the
+-- runner's debug columns, which collect every few allocations, only the
+-- survival of what the frames keep is checked.
+local im = require("idle_minor")
+local debug_modes = os.getenv("TIDE_GC_DEBUG") ~= nil
+
+local kept = {}
+local n = 0
+local function allocate()
+    n = n + 1
+    local t = { n, n + 1, n + 2 }
+    if n % 64 == 0 then kept[#kept + 1] = t end
+end
+-- Allocate in the current frame until the nursery has been collected and
+-- then holds [share] of its budget; some of it is kept.
+-- (Bounded: in the debug columns collections come every few allocations,
+-- and the nursery may never get that full.)
+local function fill(share)
+    local cap = debug_modes and 3000 or im.budget() // 4 -- (verification at every collection is slow)
+    local last, limit = im.used(), cap
+    repeat
+        allocate()
+        local used = im.used()
+        local collected = used < last
+        last = used
+        limit = limit - 1
+    until collected or limit == 0
+    local target = im.budget() * share
+    limit = cap
+    while im.used() < target and limit > 0 do
+        allocate()
+        limit = limit - 1
+    end
+end
+
+-- frames that collect in the ordinary way first: the cost per byte is known
+for _ = 1, debug_modes and 2 or 20 do im.frame(function() fill(0.9); fill(0.9) end) end
+
+-- 1. At 60% of the budget, a 4 ms idle time collects the nursery.
+im.frame(function() fill(0.6) end)
+local minors = im.idle(4000)
+print(debug_modes or minors == 1) -- expect: true
+print(debug_modes or im.used() == 0) -- expect: true
+
+-- 2. At 20%, it does not.
+im.frame(function() fill(0.2) end)
+minors = im.idle(4000)
+print(debug_modes or minors == 0) -- expect: true
+print(debug_modes or im.used() > 0) -- expect: true
+
+-- 3. Over half full, but a 1-microsecond idle time is too short for it.
+im.frame(function() fill(0.7) end)
+minors = im.idle(1)
+print(debug_modes or minors == 0) -- expect: true
+
+-- What the frames kept survived the collections.
+local ok = true
+for i, t in ipairs(kept) do
+    if t[2] ~= t[1] + 1 or t[3] ~= t[1] + 2 then ok = false end
+end
+print(ok and #kept > 0) -- expect: true
