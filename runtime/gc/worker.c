@@ -155,13 +155,14 @@ struct GCWorker {
     PageRange *pages;         /* the queue of pages to fault in: [pages_head,
                                  pages_n) are waiting */
     size_t pages_head, pages_n, pages_cap;
-    PageRange faulting;       /* the chunk being faulted in (lo == hi: none) */
     int prefault_held;        /* the mutator is in its allocator: no chunk is
                                  begun (gc_worker_prefault_hold) */
     /* set by the mutator under lock, read by the worker between objects */
     atomic_int stop;
     atomic_int pages_waiting; /* pages_head < pages_n, and not held */
-    atomic_int faulting_now;  /* a chunk is being faulted in (hold spins on it) */
+    atomic_int faulting;      /* a chunk is being faulted in (set and cleared by
+                                 the worker, the lock released between:
+                                 hold spins on it before it sleeps) */
     /* the worker's while it is not parked */
     WVec grey, defer;
     int local_overflow;
@@ -457,16 +458,13 @@ static void prefault_chunk(GCWorker *w)
     if (w->pages_head == w->pages_n) w->pages_head = w->pages_n = 0;
     atomic_store_explicit(&w->pages_waiting, w->pages_n > 0 && !w->prefault_held, memory_order_relaxed);
     if (lo == hi) return;
-    w->faulting.lo = lo;
-    w->faulting.hi = hi;
     w->parked = 1; /* (the loop decides again what it is when this returns) */
-    atomic_store_explicit(&w->faulting_now, 1, memory_order_relaxed);
+    atomic_store_explicit(&w->faulting, 1, memory_order_relaxed);
     pthread_mutex_unlock(&w->lock);
     fault_in(lo, hi);
-    atomic_store_explicit(&w->faulting_now, 0, memory_order_release);
     pthread_mutex_lock(&w->lock);
-    w->faulting.lo = w->faulting.hi = 0;
-    pthread_cond_broadcast(&w->parked_cv); /* a cancel may be waiting for this chunk */
+    atomic_store_explicit(&w->faulting, 0, memory_order_release);
+    pthread_cond_broadcast(&w->parked_cv); /* a hold or a cancel may be waiting for this chunk */
 }
 
 static void *worker_main(void *arg)
@@ -536,7 +534,7 @@ static GCWorker *get_worker(GCState *gc)
     pthread_condattr_destroy(&ca);
     atomic_init(&w->stop, 0);
     atomic_init(&w->pages_waiting, 0);
-    atomic_init(&w->faulting_now, 0);
+    atomic_init(&w->faulting, 0);
     w->state = W_PARKED_STATE;
     /* Signals are the game's thread's business: the worker blocks them all
      * (a watchdog's SIGALRM must interrupt the script, not the marker). */
@@ -732,7 +730,7 @@ int gc_worker_wait(GCState *gc, uint64_t deadline_ns)
     int err = 0;
     /* (a worker faulting pages in with grey objects left is not out of work) */
     while (err == 0 && w->outbox.n == 0 &&
-           !(w->parked && w->inbox.n == 0 && (w->grey.n == 0 || w->faulting.lo == w->faulting.hi)))
+           !(w->parked && w->inbox.n == 0 && (w->grey.n == 0 || !atomic_load(&w->faulting))))
         err = pthread_cond_timedwait(&w->parked_cv, &w->lock, &ts);
     int idle = w->parked && w->grey.n == 0 && w->inbox.n == 0 && w->outbox.n == 0;
     pthread_mutex_unlock(&w->lock);
@@ -786,7 +784,7 @@ int gc_worker_prefault(void *ud, void *addr, size_t len)
     }
     if (w->pages_n < w->pages_cap) {
         /* (parked and not faulting: waiting, maybe with pages left by a stop) */
-        wake = w->parked && w->faulting.lo == w->faulting.hi;
+        wake = w->parked && !atomic_load(&w->faulting);
         w->pages[w->pages_n].lo = (uintptr_t)addr;
         w->pages[w->pages_n].hi = (uintptr_t)addr + len;
         w->pages_n++;
@@ -803,7 +801,7 @@ int gc_worker_prefault_hold(GCState *gc)
     GCWorker *w = gc->worker;
     if (w == NULL) return 0;
     pthread_mutex_lock(&w->lock);
-    int busy = w->pages_n > 0 || w->faulting.lo != w->faulting.hi;
+    int busy = w->pages_n > 0 || atomic_load(&w->faulting);
     if (busy) {
         w->prefault_held++;
         atomic_store_explicit(&w->pages_waiting, 0, memory_order_relaxed);
@@ -811,10 +809,10 @@ int gc_worker_prefault_hold(GCState *gc)
          * a wake cost more than that on a virtual machine. (The worker
          * starts no other chunk while held.) */
         pthread_mutex_unlock(&w->lock);
-        for (unsigned spins = 0; spins < HOLD_SPINS && atomic_load_explicit(&w->faulting_now, memory_order_acquire); spins++)
+        for (unsigned spins = 0; spins < HOLD_SPINS && atomic_load_explicit(&w->faulting, memory_order_acquire); spins++)
             sched_yield();
         pthread_mutex_lock(&w->lock);
-        while (w->faulting.lo != w->faulting.hi) pthread_cond_wait(&w->parked_cv, &w->lock);
+        while (atomic_load(&w->faulting)) pthread_cond_wait(&w->parked_cv, &w->lock);
     }
     pthread_mutex_unlock(&w->lock);
     return busy;
@@ -835,7 +833,7 @@ size_t gc_worker_prefault_pending(GCState *gc)
     GCWorker *w = gc->worker;
     if (w == NULL) return 0;
     pthread_mutex_lock(&w->lock);
-    size_t n = w->pages_n - w->pages_head + (w->faulting.lo != w->faulting.hi);
+    size_t n = w->pages_n - w->pages_head + (size_t)atomic_load(&w->faulting);
     pthread_mutex_unlock(&w->lock);
     return n;
 }
@@ -850,7 +848,7 @@ void gc_worker_prefault_cancel(void *ud, void *addr, size_t len)
     /* (a queued range lies inside one block: inside the range or apart) */
     for (size_t i = w->pages_head; i < w->pages_n; i++)
         if (w->pages[i].lo >= lo && w->pages[i].lo < hi) w->pages[i].lo = w->pages[i].hi;
-    while (w->faulting.lo < hi && w->faulting.hi > lo) pthread_cond_wait(&w->parked_cv, &w->lock);
+    while (atomic_load(&w->faulting)) pthread_cond_wait(&w->parked_cv, &w->lock); /* (whatever chunk: microseconds) */
     pthread_mutex_unlock(&w->lock);
 }
 

@@ -5,9 +5,9 @@
  * measured lately, fits in the idle budget; the next frame then begins
  * with an empty nursery. The Lua side reads the nursery's fill and
  * budget, which are not part of tide.h: this module includes the
- * collector's private header on purpose.
+ * collector's private header on purpose. (Frames are nursery_budget's:
+ * measure(fn).)
  *
- *   idle_minor.frame(fn)        fn() between tide_frame_begin and _end
  *   idle_minor.idle(us) -> n    tide_gc_idle with a budget of [us]; the
  *                               nursery collections it made
  *   idle_minor.used() -> bytes  allocated in the nursery since its last
@@ -19,16 +19,6 @@
 #include "tide.h"
 
 #include "../../../runtime/gc/gc_internal.h"
-
-static int l_frame(lua_State *L)
-{
-    luaL_checktype(L, 1, LUA_TFUNCTION);
-    tide_frame_begin(L);
-    lua_pushvalue(L, 1);
-    lua_call(L, 0, 0);
-    tide_frame_end(L);
-    return 0;
-}
 
 static int l_idle(lua_State *L)
 {
@@ -56,7 +46,7 @@ static int l_budget(lua_State *L)
 int luaopen_idle_minor(lua_State *L)
 {
     static const luaL_Reg functions[] = {
-        { "frame", l_frame }, { "idle", l_idle }, { "used", l_used }, { "budget", l_budget }, { NULL, NULL },
+        { "idle", l_idle }, { "used", l_used }, { "budget", l_budget }, { NULL, NULL },
     };
     luaL_newlib(L, functions);
     return 1;

@@ -5,6 +5,7 @@
 -- runner's debug columns, which collect every few allocations, only the
 -- survival of what the frames keep is checked.
 local im = require("idle_minor")
+local frame = require("nursery_budget").measure -- fn() inside one frame
 local debug_modes = os.getenv("TIDE_GC_DEBUG") ~= nil
 
 local kept = {}
@@ -37,22 +38,22 @@ local function fill(share)
 end
 
 -- frames that collect in the ordinary way first: the cost per byte is known
-for _ = 1, debug_modes and 2 or 20 do im.frame(function() fill(0.9); fill(0.9) end) end
+for _ = 1, debug_modes and 2 or 20 do frame(function() fill(0.9); fill(0.9) end) end
 
 -- 1. At 60% of the budget, a 4 ms idle time collects the nursery.
-im.frame(function() fill(0.6) end)
+frame(function() fill(0.6) end)
 local minors = im.idle(4000)
 print(debug_modes or minors == 1) -- expect: true
 print(debug_modes or im.used() == 0) -- expect: true
 
 -- 2. At 20%, it does not.
-im.frame(function() fill(0.2) end)
+frame(function() fill(0.2) end)
 minors = im.idle(4000)
 print(debug_modes or minors == 0) -- expect: true
 print(debug_modes or im.used() > 0) -- expect: true
 
 -- 3. Over half full, but a 1-microsecond idle time is too short for it.
-im.frame(function() fill(0.7) end)
+frame(function() fill(0.7) end)
 minors = im.idle(1)
 print(debug_modes or minors == 0) -- expect: true
 
