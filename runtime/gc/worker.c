@@ -462,8 +462,8 @@ static void prefault_chunk(GCWorker *w)
     atomic_store_explicit(&w->faulting, 1, memory_order_relaxed);
     pthread_mutex_unlock(&w->lock);
     fault_in(lo, hi);
+    atomic_store_explicit(&w->faulting, 0, memory_order_release); /* (a spinning hold goes on at once) */
     pthread_mutex_lock(&w->lock);
-    atomic_store_explicit(&w->faulting, 0, memory_order_release);
     pthread_cond_broadcast(&w->parked_cv); /* a hold or a cancel may be waiting for this chunk */
 }
 
