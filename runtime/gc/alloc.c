@@ -102,7 +102,8 @@ int gc_spaces_create(GCState *gc)
     memset(&mc, 0, sizeof mc);
     mc.obtain = space_obtain;
     mc.obtain_ud = gc;
-    mc.blocks_per_arena = 16; /* 256 KiB arenas: small states stay small */
+    mc.blocks_per_arena = 16;     /* 256 KiB arenas: small states stay small, */
+    mc.max_blocks_per_arena = 64; /* big ones are obtained 1 MiB at a time */
     mc.prefault = gc_worker_prefault; /* the reserve faulted in off the game's thread */
     mc.prefault_cancel = gc_worker_prefault_cancel;
     mc.prefault_ud = gc;

@@ -168,6 +168,7 @@ struct MajorHeap {
     MajorConfig cfg;
     MajorArena **arenas; /* sorted by base */
     size_t narenas, arenas_cap;
+    size_t blocks_total;     /* the arenas' blocks, used or free */
     uintptr_t lo, hi;
     size_t arena_hint;
     MajorBlock *current[MAJOR_KINDS][MAJOR_MAX_CLASSES];
@@ -226,6 +227,8 @@ MajorHeap *major_create(const MajorConfig *cfg)
     memset(h, 0, sizeof *h);
     h->cfg = *cfg;
     if (h->cfg.blocks_per_arena == 0) h->cfg.blocks_per_arena = MAJOR_MAX_ARENA_BLOCKS;
+    if (h->cfg.max_blocks_per_arena < h->cfg.blocks_per_arena) h->cfg.max_blocks_per_arena = h->cfg.blocks_per_arena;
+    if (h->cfg.max_blocks_per_arena > MAJOR_MAX_ARENA_BLOCKS) h->cfg.max_blocks_per_arena = MAJOR_MAX_ARENA_BLOCKS;
     h->obtain_calls = 1;
     return h;
 }
@@ -252,6 +255,7 @@ static void free_arena(MajorHeap *h, MajorArena *a)
     if (h->cfg.prefault != NULL && a->touched != 0) h->cfg.prefault_cancel(h->cfg.prefault_ud, a->raw, a->raw_size);
     h->warm_free -= arena_warm_free(a);
     h->cold_free -= arena_cold_free(a);
+    h->blocks_total -= a->nblocks;
     heap_obtain(h, a->raw, a->raw_size, 0);
     heap_obtain(h, a, sizeof *a, 0);
 }
@@ -342,6 +346,8 @@ static MajorArena *add_arena(MajorHeap *h)
         h->arenas_cap = ncap;
     }
     unsigned n = h->cfg.blocks_per_arena;
+    size_t quarter = h->blocks_total / 4;
+    if (quarter > n) n = quarter > h->cfg.max_blocks_per_arena ? h->cfg.max_blocks_per_arena : (unsigned)quarter;
     /* One block of slack: obtain gives no alignment beyond malloc's, and
      * blocks must be aligned to their size so that the header of any
      * interior address is addr & ~(MAJOR_BLOCK_SIZE - 1) — one mask on the
@@ -360,6 +366,7 @@ static MajorArena *add_arena(MajorHeap *h)
     a->used = 0;
     a->touched = 0;
     a->nblocks = n;
+    h->blocks_total += n;
     h->cold_free += n;
     a->sweep_epoch = &h->sweep_epoch;
     size_t pos = h->narenas;
@@ -475,41 +482,57 @@ static void build_free_list(MajorBlock *b)
 }
 
 /* A free block of an arena made into an empty swept block of [c]/[kind];
- * NULL if every arena is full. */
+ * NULL if every arena is full. A warm block (its pages faulted in ahead,
+ * major_reserve) is taken before any cold one: a cold block faults in the
+ * pause that takes it. (Cold blocks lie below warm ones when a new arena
+ * is mapped below the others and only part of it has been warmed.) */
 static MajorBlock *take_free_block(MajorHeap *h, int kind, int c)
 {
+    MajorArena *a = NULL;
+    uint64_t free_bits = 0;
     for (size_t i = h->arena_hint; i < h->narenas; i++) {
-        MajorArena *a = h->arenas[i];
-        uint64_t free_bits = ~a->used & arena_full_mask(a);
-        if (free_bits == 0) {
-            h->arena_hint = i + 1;
+        uint64_t bits = ~h->arenas[i]->used & arena_full_mask(h->arenas[i]);
+        if (bits == 0) {
+            if (a == NULL) h->arena_hint = i + 1; /* (everything below is full) */
             continue;
         }
-        int bi = __builtin_ctzll((unsigned long long)free_bits);
-        uint64_t bit = (uint64_t)1 << bi;
-        a->used |= bit;
-        if (a->touched & bit)
-            h->warm_free--;
-        else
-            h->cold_free--;
-        a->touched |= bit; /* (written below) */
-        MajorBlock *b = (MajorBlock *)(void *)(a->base + (size_t)bi * MAJOR_BLOCK_SIZE);
-        memset(b, 0, sizeof *b);
-        b->arena = a;
-        b->obj_size = class_size[c];
-        b->recip = class_recip[c];
-        b->count = class_slots[c];
-        b->class_index = (uint8_t)c;
-        b->kind = (uint8_t)kind;
-        b->state = MAJOR_BLOCK_SWEPT;
-        b->swept_epoch = h->sweep_epoch;
-        build_free_list(b);
-        h->blocks_used++;
-        h->blocks_per_class[kind][c]++;
-        return b;
+        if (a == NULL) { /* the first with any free block */
+            a = h->arenas[i];
+            free_bits = bits;
+            if (h->warm_free == 0) break;
+        }
+        if ((bits & h->arenas[i]->touched) != 0) { /* the first with a warm one */
+            a = h->arenas[i];
+            free_bits = bits & a->touched;
+            break;
+        }
     }
-    h->arena_hint = h->narenas;
-    return NULL;
+    if (a == NULL) {
+        h->arena_hint = h->narenas;
+        return NULL;
+    }
+    int bi = __builtin_ctzll((unsigned long long)free_bits);
+    uint64_t bit = (uint64_t)1 << bi;
+    a->used |= bit;
+    if (a->touched & bit)
+        h->warm_free--;
+    else
+        h->cold_free--;
+    a->touched |= bit; /* (written below) */
+    MajorBlock *b = (MajorBlock *)(void *)(a->base + (size_t)bi * MAJOR_BLOCK_SIZE);
+    memset(b, 0, sizeof *b);
+    b->arena = a;
+    b->obj_size = class_size[c];
+    b->recip = class_recip[c];
+    b->count = class_slots[c];
+    b->class_index = (uint8_t)c;
+    b->kind = (uint8_t)kind;
+    b->state = MAJOR_BLOCK_SWEPT;
+    b->swept_epoch = h->sweep_epoch;
+    build_free_list(b);
+    h->blocks_used++;
+    h->blocks_per_class[kind][c]++;
+    return b;
 }
 
 /* An empty block goes back to its arena (the arena itself stays until

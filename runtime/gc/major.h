@@ -139,6 +139,10 @@ typedef struct MajorConfig {
                               reused; it must not call into the heap */
     void *free_ud;
     unsigned blocks_per_arena; /* 1..64; 0 = the default (64: 1 MiB arenas) */
+    unsigned max_blocks_per_arena; /* 0 = blocks_per_arena; else arenas grow
+                                      with the heap (a new one is a quarter of
+                                      the blocks so far) up to this, so that a
+                                      big heap is not obtained 256 KiB a call */
     major_Prefault prefault;   /* may be NULL: the reserve is written by the
                                   caller of major_reserve */
     major_PrefaultCancel prefault_cancel; /* required with prefault */

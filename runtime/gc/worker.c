@@ -149,6 +149,9 @@ struct GCWorker {
     int state;                /* W_PARKED_STATE (no cycle), W_MARKING, W_QUIT */
     int parked;               /* the worker waits or faults pages in, holding no
                                  traversal in progress */
+    int woken;                /* [wake] was signalled since the worker last
+                                 chose to wait: another signal would be a
+                                 wasted system call (wake_wanted) */
     int overflow;             /* a vector could not grow: something marked went
                                  untraversed (the final pause rescans) */
     WVec inbox, outbox;
@@ -502,6 +505,7 @@ static void *worker_main(void *arg)
         if (w->state != W_MARKING || stopping || w->grey.n == 0) {
             w->parked = 1;
             pthread_cond_broadcast(&w->parked_cv);
+            w->woken = 0; /* (a signal before this decision was for a loop it has run since) */
             pthread_cond_wait(&w->wake, &w->lock);
             continue;
         }
@@ -621,6 +625,17 @@ no_memory:
     return 0;
 }
 
+/* Lock held: does the worker wait on [wake] with no signal on its way? If
+ * so it is now on its way (the caller signals after unlocking). A worker
+ * that is running, or faulting pages in, looks at its queues again before
+ * it waits. */
+static int wake_wanted(GCWorker *w)
+{
+    if (!w->parked || w->woken || atomic_load(&w->faulting)) return 0;
+    w->woken = 1;
+    return 1;
+}
+
 /* The mutator's calls in the middle of a frame take the lock only when it
  * is free: the worker holds it briefly, but when the machine has more
  * threads than cores it can be preempted holding it, and a safe point
@@ -633,7 +648,7 @@ void gc_worker_feed(GCState *gc)
     int wake = 0;
     if (wvec_append(&w->inbox, gc->grey.items, gc->grey.n)) {
         gc->grey.n = 0;
-        wake = w->parked;
+        wake = wake_wanted(w);
     }
     /* (no room: the mutator keeps them, and traverses them itself at the
      * final pause) */
@@ -783,8 +798,7 @@ int gc_worker_prefault(void *ud, void *addr, size_t len)
         }
     }
     if (w->pages_n < w->pages_cap) {
-        /* (parked and not faulting: waiting, maybe with pages left by a stop) */
-        wake = w->parked && !atomic_load(&w->faulting);
+        wake = wake_wanted(w); /* (maybe with pages left by a stop) */
         w->pages[w->pages_n].lo = (uintptr_t)addr;
         w->pages[w->pages_n].hi = (uintptr_t)addr + len;
         w->pages_n++;
@@ -822,7 +836,7 @@ void gc_worker_prefault_release(GCState *gc)
 {
     GCWorker *w = gc->worker;
     pthread_mutex_lock(&w->lock);
-    int wake = --w->prefault_held == 0 && w->pages_n > 0 && w->parked;
+    int wake = --w->prefault_held == 0 && w->pages_n > 0 && wake_wanted(w);
     if (w->prefault_held == 0) atomic_store_explicit(&w->pages_waiting, w->pages_n > 0, memory_order_relaxed);
     pthread_mutex_unlock(&w->lock);
     if (wake) pthread_cond_signal(&w->wake);

@@ -710,6 +710,78 @@ TEST(major_reserve_prefaulted)
     destroy_heap(h, &ta);
 }
 
+/* An obtain that hands arenas out from the top of one region downwards,
+ * as mmap does: each new arena lies below the ones before it. Smaller
+ * requests (the heap's own metadata) go to test_obtain. */
+typedef struct DownwardAlloc {
+    TestAlloc ta;
+    char *region;
+    size_t size, used;
+} DownwardAlloc;
+
+static void *downward_obtain(void *ud, void *block, size_t osize, size_t nsize)
+{
+    DownwardAlloc *d = ud;
+    int arena = (block == NULL ? nsize : osize) >= 2 * MAJOR_BLOCK_SIZE;
+    if (!arena) return test_obtain(&d->ta, block, osize, nsize);
+    if (block != NULL) return NULL; /* freed with the region */
+    if (d->used + nsize > d->size) return NULL;
+    d->used += nsize;
+    return d->region + d->size - d->used;
+}
+
+/* Promotion takes a warm block (faulted in ahead) before a cold one, even
+ * when the cold one lies lower: a new arena below the others, warmed only
+ * in part. And arenas grow with the heap (max_blocks_per_arena), a quarter
+ * of the blocks so far at a time, so that a big heap is obtained in few
+ * calls. */
+TEST(major_warm_blocks_first_arenas_grow)
+{
+    DownwardAlloc d = { 0 };
+    d.size = (size_t)16 << 20;
+    d.region = malloc(d.size);
+    CHECK(d.region != NULL);
+    MajorConfig cfg = { .obtain = downward_obtain, .obtain_ud = &d, .blocks_per_arena = 4,
+                        .max_blocks_per_arena = 16 };
+    MajorHeap *h = major_create(&cfg);
+    CHECK(h != NULL);
+    CHECK_INT(major_reserve(h, 4, 4), 4); /* arena A: 4 warm */
+    CHECK_INT(major_reserve(h, 6, 2), 2); /* arena B, below A: 2 warm, 2 cold */
+    MajorStats st;
+    major_stats(h, &st);
+    CHECK_INT(st.arenas, 2);
+    CHECK_INT(st.blocks_warm_free, 6);
+    CHECK_INT(st.blocks_cold_free, 2);
+    /* six classes, a fresh block each: all six warm ones, B's cold last */
+    for (int c = 0; c < 6; c++) CHECK(major_alloc(h, major_class_size(c), MAJOR_REFS) != NULL);
+    major_stats(h, &st);
+    CHECK_INT(st.blocks_used, 6);
+    CHECK_INT(st.blocks_warm_free, 0);
+    CHECK_INT(st.blocks_cold_free, 2);
+    CHECK(major_alloc(h, major_class_size(6), MAJOR_REFS) != NULL);
+    major_stats(h, &st);
+    CHECK_INT(st.blocks_cold_free, 1);
+
+    /* growth: 8 blocks so far, so the next arenas have 4, 4 (12/4 = 3 < 4),
+     * 4, 5, 6, 7, 9, 11, 14, 16, 16 ... */
+    major_reserve(h, 200, 200);
+    major_stats(h, &st);
+    CHECK(st.blocks >= 200);
+    CHECK(st.arenas < 25); /* 4-block arenas would be 50 */
+    MajorArenaView views[64];
+    CHECK(st.arenas <= 64);
+    major_arena_views(h, views);
+    unsigned biggest = 0;
+    for (size_t i = 0; i < st.arenas; i++) {
+        CHECK(views[i].nblocks >= 4 && views[i].nblocks <= 16);
+        if (views[i].nblocks > biggest) biggest = views[i].nblocks;
+    }
+    CHECK_INT(biggest, 16);
+    major_destroy(h);
+    CHECK_INT(d.ta.outstanding, 0);
+    free(d.region);
+}
+
 /* An allocation in the middle of a lazy sweep sweeps a bounded number of
  * its class's blocks looking for a free slot (SWEEP_FOR_REFILL, 8), then
  * takes a free block: a nursery collection promoting into a class whose
