@@ -803,6 +803,8 @@ TIDE_INTERNAL void gc_worker_prefault_release(GCState *gc);
 /* Ranges queued or being faulted in (cancelled ones included until the
  * worker passes them). */
 TIDE_INTERNAL size_t gc_worker_prefault_pending(GCState *gc);
+/* Chunks faulted in from the middle of a traversal so far (the tests'). */
+TIDE_INTERNAL size_t gc_worker_prefault_served_traversing(GCState *gc);
 /* Drop what is queued of [addr, addr + len) and wait for the chunk being
  * faulted in, before the range goes back to the allocator. */
 TIDE_INTERNAL void gc_worker_prefault_cancel(void *ud, void *addr, size_t len);

@@ -80,8 +80,10 @@
  * prefaulting while it calls its allocator (gc_worker_prefault_hold). A
  * range goes back to the allocator only after
  * gc_worker_prefault_cancel has dropped it from the queue and waited out
- * the chunk in progress. While it faults pages in the worker counts as
- * parked: it holds no traversal in progress.
+ * the chunk in progress. While it faults pages in between objects the
+ * worker counts as parked: it holds no traversal in progress. A long
+ * traversal (the storage of a big table) serves the queue from its middle
+ * too (w_interrupted), unparked.
  *
  * Memory. The worker's vectors come from malloc, not from the state's
  * allocator: a lua_Alloc need not be thread-safe. They are not counted in
@@ -102,8 +104,9 @@
 
 /* Objects the worker traverses between two looks at [stop]. */
 #define STOP_CHECK_EVERY 256
-/* Slots of one table scanned between two looks at [stop]. */
-#define STOP_CHECK_SLOTS ((size_t)1 << 16)
+/* Slots of one table scanned between two looks at [stop] and at the
+ * queue of pages to fault in (w_interrupted). */
+#define STOP_CHECK_SLOTS ((size_t)1 << 12)
 /* Deferred objects the worker gathers before it publishes them. */
 #define DEFER_BATCH 256
 /* Slots of a table whose dead keys the mutator clears per piece. */
@@ -160,6 +163,7 @@ struct GCWorker {
     size_t pages_head, pages_n, pages_cap;
     int prefault_held;        /* the mutator is in its allocator: no chunk is
                                  begun (gc_worker_prefault_hold) */
+    size_t served_traversing; /* chunks faulted in from inside a traversal */
     /* set by the mutator under lock, read by the worker between objects */
     atomic_int stop;
     atomic_int pages_waiting; /* pages_head < pages_n, and not held */
@@ -301,6 +305,19 @@ static TIDE_GC_RACY int w_maybe_weak(GCWorker *w, const Table *t, const Table *m
     return 1;
 }
 
+static void fault_queued_pages(GCWorker *w);
+
+/* In the middle of a traversal: serve the queue of pages to fault in (a
+ * table of millions of entries takes the worker milliseconds, and the
+ * next nursery collection promotes into those pages: bench/gc/giants.lua
+ * table found one block in ten not yet faulted in), then say whether to
+ * stop. */
+static int w_interrupted(GCWorker *w)
+{
+    if (atomic_load_explicit(&w->pages_waiting, memory_order_relaxed)) fault_queued_pages(w);
+    return atomic_load_explicit(&w->stop, memory_order_relaxed);
+}
+
 /* What old table storage [p] holds, strongly. Emptied entries with object
  * keys send the storage to the mutator, to become dead keys. Returns 0 when
  * it stopped for [stop] part-way (the caller puts its object back on the
@@ -312,9 +329,7 @@ static TIDE_GC_RACY int w_part(GCWorker *w, Part *p)
         const TValue *array = part_payload(p);
         for (size_t i = 0, n = p->nbytes / sizeof(TValue); i < n; i++) {
             w_value(w, &array[i]);
-            if ((i & (STOP_CHECK_SLOTS - 1)) == STOP_CHECK_SLOTS - 1 &&
-                atomic_load_explicit(&w->stop, memory_order_relaxed))
-                return 0;
+            if ((i & (STOP_CHECK_SLOTS - 1)) == STOP_CHECK_SLOTS - 1 && w_interrupted(w)) return 0;
         }
     } else if (kind == PART_NODES) {
         const Node *node = part_payload(p);
@@ -327,9 +342,7 @@ static TIDE_GC_RACY int w_part(GCWorker *w, Part *p)
                 if (nd->key_tt & BIT_COLLECTABLE) w_mark(w, (uintptr_t)nd->key_val.gc);
                 w_value(w, gval(nd));
             }
-            if ((i & (STOP_CHECK_SLOTS - 1)) == STOP_CHECK_SLOTS - 1 &&
-                atomic_load_explicit(&w->stop, memory_order_relaxed))
-                return 0;
+            if ((i & (STOP_CHECK_SLOTS - 1)) == STOP_CHECK_SLOTS - 1 && w_interrupted(w)) return 0;
         }
         if (dead_keys) w_defer(w, obj2gco(p), DEFER_CLEAR_KEYS);
     }
@@ -451,8 +464,10 @@ static TIDE_GC_RACY void fault_in(uintptr_t lo, uintptr_t hi)
     }
 }
 
-/* Fault in the next chunk of the queue (lock held; released meanwhile). */
-static void prefault_chunk(GCWorker *w)
+/* Fault in the next chunk of the queue (lock held; released meanwhile);
+ * [traversing]: from the middle of a traversal, which the worker still
+ * holds (it is not parked). */
+static void prefault_chunk(GCWorker *w, int traversing)
 {
     PageRange *r = &w->pages[w->pages_head];
     uintptr_t lo = r->lo, hi = r->hi - lo > PREFAULT_CHUNK ? lo + PREFAULT_CHUNK : r->hi;
@@ -461,13 +476,22 @@ static void prefault_chunk(GCWorker *w)
     if (w->pages_head == w->pages_n) w->pages_head = w->pages_n = 0;
     atomic_store_explicit(&w->pages_waiting, w->pages_n > 0 && !w->prefault_held, memory_order_relaxed);
     if (lo == hi) return;
-    w->parked = 1; /* (the loop decides again what it is when this returns) */
+    if (!traversing) w->parked = 1; /* (the loop decides again what it is when this returns) */
+    w->served_traversing += (size_t)traversing;
     atomic_store_explicit(&w->faulting, 1, memory_order_relaxed);
     pthread_mutex_unlock(&w->lock);
     fault_in(lo, hi);
     atomic_store_explicit(&w->faulting, 0, memory_order_release); /* (a spinning hold goes on at once) */
     pthread_mutex_lock(&w->lock);
     pthread_cond_broadcast(&w->parked_cv); /* a hold or a cancel may be waiting for this chunk */
+}
+
+static void fault_queued_pages(GCWorker *w)
+{
+    pthread_mutex_lock(&w->lock);
+    while (w->pages_n > 0 && !w->prefault_held && !atomic_load_explicit(&w->stop, memory_order_relaxed))
+        prefault_chunk(w, 1);
+    pthread_mutex_unlock(&w->lock);
 }
 
 static void *worker_main(void *arg)
@@ -494,7 +518,7 @@ static void *worker_main(void *arg)
         if (w->state == W_QUIT) break;
         int stopping = atomic_load_explicit(&w->stop, memory_order_relaxed);
         if (!stopping && w->pages_n > 0 && !w->prefault_held) {
-            prefault_chunk(w);
+            prefault_chunk(w, 0);
             continue;
         }
         if (w->state == W_MARKING && !stopping && w->grey.n == 0 && w->inbox.n > 0) {
@@ -848,6 +872,16 @@ size_t gc_worker_prefault_pending(GCState *gc)
     if (w == NULL) return 0;
     pthread_mutex_lock(&w->lock);
     size_t n = w->pages_n - w->pages_head + (size_t)atomic_load(&w->faulting);
+    pthread_mutex_unlock(&w->lock);
+    return n;
+}
+
+size_t gc_worker_prefault_served_traversing(GCState *gc)
+{
+    GCWorker *w = gc->worker;
+    if (w == NULL) return 0;
+    pthread_mutex_lock(&w->lock);
+    size_t n = w->served_traversing;
     pthread_mutex_unlock(&w->lock);
     return n;
 }

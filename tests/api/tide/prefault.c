@@ -25,6 +25,11 @@
  *   prefault.hold() -> boolean         gc_worker_prefault_hold (true: held)
  *   prefault.release()                 gc_worker_prefault_release
  *   prefault.sleep(ms)
+ *   prefault.begin_cycle() -> boolean  a major cycle begun (true: the worker
+ *                                      marks it)
+ *   prefault.served_traversing() -> integer  chunks the worker faulted in
+ *                                      from the middle of a traversal
+ *   prefault.end_cycle()               its final pause and its sweep
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, mincore */
 #include <sched.h>
@@ -183,6 +188,32 @@ static int l_release(lua_State *L)
     return 0;
 }
 
+/* A major cycle begun (its sweep finished first): true if the worker marks. */
+static int l_begin_cycle(lua_State *L)
+{
+    GCState *gc = gc_state(L);
+    if (gc->phase == TIDE_GC_PHASE_SWEEPING) gc_cycle_finish_sweep(L, 1);
+    if (!gc->cycle_marking) gc_cycle_begin(L);
+    lua_pushboolean(L, gc->cycle_marking && gc->worker_marking);
+    return 1;
+}
+
+static int l_served_traversing(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)gc_worker_prefault_served_traversing(gc_state(L)));
+    return 1;
+}
+
+/* The cycle ended: the final pause, then the sweep. */
+static int l_end_cycle(lua_State *L)
+{
+    GCState *gc = gc_state(L);
+    while (gc->cycle_marking && !gc_cycle_mark_done(gc)) gc_cycle_mark_for(L, 1000000000u);
+    gc_cycle_finish(L);
+    if (gc->phase == TIDE_GC_PHASE_SWEEPING) gc_cycle_finish_sweep(L, 1);
+    return 0;
+}
+
 static int l_sleep(lua_State *L)
 {
     lua_Number ms = luaL_checknumber(L, 1);
@@ -207,6 +238,9 @@ int luaopen_prefault(lua_State *L)
         { "hold", l_hold },
         { "release", l_release },
         { "sleep", l_sleep },
+        { "begin_cycle", l_begin_cycle },
+        { "served_traversing", l_served_traversing },
+        { "end_cycle", l_end_cycle },
         { NULL, NULL },
     };
     luaL_newmetatable(L, REGION);

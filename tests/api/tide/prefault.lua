@@ -9,7 +9,9 @@
 --      arena's range before giving it back);
 --   4. while the mutator holds the prefaulting (around its allocator's
 --      calls, which may remap what the worker would fault in), no page is
---      faulted in, and afterwards the worker goes on.
+--      faulted in, and afterwards the worker goes on;
+--   5. the worker serves the queue from the middle of a long traversal (a
+--      table of millions of entries), not only between objects.
 -- Without a worker (TIDE_GC_DEBUG=no-worker) nothing is queued: the heap
 -- writes the reserve itself.
 local pf = require("prefault")
@@ -109,6 +111,39 @@ do
     drain()
     assert(later < 12288, "held before the worker was through (" .. later .. " pages resident)")
     assert(r:resident() == 12288, "the worker goes on after the release")
+end
+
+-- 5. A table of 4M entries is one object to the worker, traversed for
+-- milliseconds. Held, 64 blocks are queued; the cycle begins and the
+-- worker goes into the table; released, the worker must fault the pages
+-- in from inside the table's traversal (a worker that served its queue
+-- only between objects left them to wait for the whole table). A round in
+-- which the worker is through the table before the release proves
+-- nothing: up to five rounds, until one shows it.
+do
+    drain()
+    local shared, big = {}, {}
+    for i = 1, 1 << 22 do big[i] = shared end
+    collectgarbage()
+    collectgarbage() -- old: the worker's to traverse
+    local shown = false
+    for round = 1, 5 do
+        local r = pf.region(256)
+        assert(r:post() == 64, "64 blocks queued")
+        local held = pf.hold()
+        local before = pf.served_traversing()
+        assert(pf.begin_cycle(), "the worker marks the cycle")
+        pf.sleep(1) -- (into the table)
+        if held then pf.release() end
+        assert(wait_resident(r, 256, 10) == 256, "round " .. round .. ": the queued pages fault in")
+        pf.end_cycle()
+        if held and pf.served_traversing() > before then
+            shown = true
+            break
+        end
+    end
+    assert(shown, "in five rounds the worker never served its queue from inside the table")
+    assert(#big == 1 << 22 and big[1 << 22] == shared)
 end
 
 -- The worker still works after a cancel and a hold.
