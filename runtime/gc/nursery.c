@@ -228,6 +228,10 @@ void gc_nursery_adapt(GCState *gc, size_t allocated, uint64_t fixed_ns, uint64_t
     if (worst_room < room) worst_room = room;
     if (ns->ns_per_byte_peak > 0 && budget > worst_room / ns->ns_per_byte_peak)
         budget = worst_room / ns->ns_per_byte_peak;
+    /* at most twice the last: one cheap collection (the first, before the
+     * stacks of a thousand new coroutines came) must not make the next
+     * four times as long */
+    if (budget > 2 * (double)ns->budget) budget = 2 * (double)ns->budget;
     if (budget > most) budget = most;
     if (budget < (double)TIDE_GC_NURSERY_MIN_SIZE) budget = (double)TIDE_GC_NURSERY_MIN_SIZE;
     ns->budget = (size_t)budget;
