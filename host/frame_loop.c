@@ -179,6 +179,14 @@ frame_End frame_loop_run(frame_Loop *loop)
     frame_Pacing pacing = { (uint64_t)(host->dt * 1e9), platform_clock_ns(),
                             loop->platform->vsync, 0 };
     uint64_t allocated_before = loop->backend->memory.total_allocated;
+    /* Loading is over: the gap before the first frame is idle time, as a
+     * game's fade-in is, and what the load left for the collector (a
+     * cycle due, blocks to sweep) is done there rather than in frame 0. */
+    double load_gc_ms;
+    if (!backend_idle_gc(loop->backend, loop->options->idle_budget_ms, &load_gc_ms)) {
+        script_fail_with_top(loop->script);
+        return FRAME_END_ERROR;
+    }
     for (uint64_t frame = 0; loop->frame_limit < 0 || frame < (uint64_t)loop->frame_limit; frame++) {
         host->frame = frame;
         platform_poll(loop->platform, &host->input);

@@ -652,6 +652,17 @@ void gc_cycle_step(lua_State *L)
         return;
     }
     if (gc->worker_marking) {
+        /* Inside a frame, with the heap short of its threshold, what the
+         * worker hands back (thread stacks, above all: a game's thousands
+         * of coroutines, 1-1.5 ms of steps in samples/coroutines' first
+         * frame) waits for idle time, where tide_gc_idle does it; past
+         * the threshold (no idle time given, or not enough) the frame's
+         * safe points share it out again. */
+        if (gc->frame_open && !eager && !behind) {
+            gc->mark_step_at = used + ASSIST_GROWTH;
+            gc_set_debt(gc);
+            return;
+        }
         assist_step(L, start, heap_before);
         /* The final pause goes to a frame boundary when the program drives
          * frames, unless the heap is past its threshold. */

@@ -45,7 +45,8 @@
     X(stopped_threads)      \
     X(prefault)             \
     X(sweep_end)             \
-    X(idle_minor)
+    X(idle_minor)            \
+    X(idle_assist)
 #else
 #define TIDE_API_MODULES(X)
 #endif
