@@ -197,9 +197,19 @@ static void idle_minor(lua_State *L, GCState *gc, uint64_t deadline)
     gc_minor(L, call_in_progress(L) ? GC_REASON_ALLOCATION : GC_REASON_SAFE_POINT, 0);
 }
 
-/* Idle time with cycles: marking for what the budget allows, and the
- * cycle's pauses when the budget has room for them (as long as the last
- * one took). */
+/* The lazy sweep, until [deadline]; returns the time then. */
+static uint64_t idle_sweep(lua_State *L, GCState *gc, uint64_t deadline)
+{
+    uint64_t now = gc_now_ns();
+    if (gc->phase != TIDE_GC_PHASE_SWEEPING || now >= deadline) return now;
+    gc_cycle_sweep_for(L, deadline - now, !call_in_progress(L));
+    return gc_now_ns();
+}
+
+/* Idle time with cycles: sweeping, marking for what the budget allows,
+ * and the cycle's pauses when the budget has room for them (as long as the
+ * last one took). */
+
 static void idle_cycle_work(lua_State *L, GCState *gc, uint64_t start, uint64_t budget_ns)
 {
     uint64_t deadline = start + budget_ns;
@@ -214,10 +224,7 @@ static void idle_cycle_work(lua_State *L, GCState *gc, uint64_t start, uint64_t 
         gc->sync_requested = 0;
         return;
     }
-    if (gc->phase == TIDE_GC_PHASE_SWEEPING && now < deadline) {
-        gc_cycle_sweep_for(L, deadline - now, !call_in_progress(L));
-        now = gc_now_ns();
-    }
+    now = idle_sweep(L, gc, deadline);
     if (now < deadline && gc_pacer_cycle_due(gc, GC_PACE_IDLE) && gc->last_pause_ns < deadline - now) {
         gc_scrub_stack();
         gc_cycle_begin(L);
@@ -228,6 +235,8 @@ static void idle_cycle_work(lua_State *L, GCState *gc, uint64_t start, uint64_t 
     if (gc_cycle_mark_done(gc) && now < deadline && gc->last_pause_ns < deadline - now) {
         gc_scrub_stack();
         gc_cycle_finish(L);
+        /* the sweep it begins: here, not in the next frame's steps */
+        idle_sweep(L, gc, deadline);
     }
 }
 
@@ -286,6 +295,9 @@ TIDE_API void tide_gc_idle(lua_State *L, uint64_t budget_ns)
     if (safe && gc_can_run_finalizers(L)) gc_run_finalizers(L, budget_ns);
     if (may_work(gc)) gc_release_for(gc, start + budget_ns); /* large blocks retired since */
     if (may_work(gc)) idle_minor(L, gc, start + budget_ns);
+    /* room for the next frame's promotion, before the cycle's work: a
+     * mark waits out the rest of the budget for the worker */
+    if (may_work(gc)) gc_reserve_for(gc, start + budget_ns);
     uint64_t spent = gc_now_ns() - start;
     if (gc_cycles_on(gc)) {
         idle_cycle_work(L, gc, start, budget_ns);
@@ -295,7 +307,6 @@ TIDE_API void tide_gc_idle(lua_State *L, uint64_t budget_ns)
         spent = gc_now_ns() - start;
         if (safe && spent < budget_ns && gc_can_run_finalizers(L)) gc_run_finalizers(L, budget_ns - spent);
     }
-    if (may_work(gc)) gc_reserve_for(gc, start + budget_ns); /* room for the next promotion */
     gc_set_debt(gc);
     gc->in_idle = 0;
     if (gc->frame != 0) {

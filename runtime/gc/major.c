@@ -22,8 +22,8 @@
  *    major_sweep_block_of takes a block from the middle, walking its
  *    class's unswept list.
  *  - In a swept block: alloc bit i set iff slot i holds an object; the free
- *    list holds exactly the other slots below count, ascending; nfree is
- *    its length; mark bits are clear except for objects marked since (a
+ *    list holds exactly the other slots below bump, ascending; nfree is
+ *    its length plus count - bump; mark bits are clear except for objects marked since (a
  *    mark in progress, or black allocation).
  *  - In an unswept block: alloc bits are as they were at the end of the
  *    mark; the live objects are those with both bits set. The free list is
@@ -479,6 +479,7 @@ static void build_free_list(MajorBlock *b)
     }
     b->free_list = head;
     b->nfree = (uint16_t)nfree;
+    b->bump = b->count;
 }
 
 /* A free block of an arena made into an empty swept block of [c]/[kind];
@@ -529,7 +530,7 @@ static MajorBlock *take_free_block(MajorHeap *h, int kind, int c)
     b->kind = (uint8_t)kind;
     b->state = MAJOR_BLOCK_SWEPT;
     b->swept_epoch = h->sweep_epoch;
-    build_free_list(b);
+    b->nfree = b->count; /* all from bump = 0: no list (the memset) */
     h->blocks_used++;
     h->blocks_per_class[kind][c]++;
     return b;
@@ -693,20 +694,36 @@ static inline void set_allocated(MajorHeap *h, MajorBlock *b, unsigned i)
     __atomic_store_n(&b->alloc[i >> 6], b->alloc[i >> 6] | bit, __ATOMIC_RELEASE);
 }
 
+/* A free slot of the swept block [b] (nfree > 0), allocated: the free
+ * list's next, or else the next slot never handed out. */
+static inline char *take_slot(MajorHeap *h, MajorBlock *b)
+{
+    lua_assert(b->state == MAJOR_BLOCK_SWEPT && b->nfree > 0);
+    char *p = b->free_list;
+    unsigned i;
+    if (p != NULL) {
+        memcpy(&b->free_list, p, sizeof(void *));
+        i = major_slot_of(b, p);
+    } else {
+        lua_assert(b->bump < b->count);
+        i = b->bump++;
+        p = (char *)b + MAJOR_OBJ_START + (size_t)i * b->obj_size;
+    }
+    b->nfree--;
+    set_allocated(h, b, i);
+    return p;
+}
+
 static inline void *alloc_slot(MajorHeap *h, size_t n, int kind, int zero)
 {
     if (n == 0 || n > MAJOR_MAX_OBJECT || (unsigned)kind >= MAJOR_KINDS) return NULL;
     int c = class_of(n);
     MajorBlock *b = h->current[kind][c];
-    if (b == NULL || b->free_list == NULL) {
+    if (b == NULL || b->nfree == 0) {
         b = refill(h, kind, c);
         if (b == NULL) return NULL;
     }
-    /* the fast path: pop the current block's free list */
-    char *p = b->free_list;
-    memcpy(&b->free_list, p, sizeof(void *));
-    b->nfree--;
-    set_allocated(h, b, major_slot_of(b, p));
+    char *p = take_slot(h, b);
     h->slot_bytes += b->obj_size;
     if (zero) memset(p, 0, b->obj_size);
     return p;
@@ -1021,7 +1038,7 @@ void *major_alloc_in_class(MajorHeap *h, int c, int kind, int grow)
 {
     if (c < 0 || c >= nclasses || (unsigned)kind >= MAJOR_KINDS) return NULL;
     MajorBlock *b = h->current[kind][c];
-    if (b == NULL || b->free_list == NULL) {
+    if (b == NULL || b->nfree == 0) {
         /* as refill_, without its sweeps, and with a new arena only if asked */
         h->current[kind][c] = NULL;
         b = list_pop(&h->avail[kind][c]);
@@ -1030,11 +1047,7 @@ void *major_alloc_in_class(MajorHeap *h, int c, int kind, int grow)
         if (b == NULL) return NULL;
         h->current[kind][c] = b;
     }
-    lua_assert(b->state == MAJOR_BLOCK_SWEPT && b->free_list != NULL);
-    char *p = b->free_list;
-    memcpy(&b->free_list, p, sizeof(void *));
-    b->nfree--;
-    set_allocated(h, b, major_slot_of(b, p));
+    char *p = take_slot(h, b);
     h->slot_bytes += b->obj_size;
     return p;
 }

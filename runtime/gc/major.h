@@ -109,12 +109,18 @@ typedef struct MajorArena {
 typedef struct MajorBlock {
     struct MajorBlock *next;   /* in its class's available or unswept list */
     MajorArena *arena;
-    void *free_list;           /* free slots, ascending, linked through word 0;
-                                  valid only while swept */
+    void *free_list;           /* free slots below bump, ascending, linked
+                                  through word 0; valid only while swept */
     uint32_t obj_size;         /* slot size (the class's size) */
     uint32_t recip;            /* ceil(2^32 / obj_size): slot = off * recip >> 32 */
     uint16_t count;            /* slots in the block */
-    uint16_t nfree;            /* slots on the free list (swept blocks) */
+    uint16_t nfree;            /* free slots (swept blocks): the free list's
+                                  and those from bump up */
+    uint16_t bump;             /* slots from here up were never handed out
+                                  since the block was taken: a block taken
+                                  empty is filled in order, with no list to
+                                  build first (a sweep lists every free
+                                  slot and sets it to count) */
     uint8_t class_index;
     uint8_t kind;              /* MAJOR_REFS or MAJOR_NOREFS */
     uint8_t state;             /* MAJOR_BLOCK_SWEPT or MAJOR_BLOCK_EVACUATING */

@@ -264,9 +264,20 @@ static size_t promotion_reserve_blocks(GCState *gc)
     return bytes / MAJOR_PAYLOAD + 1;
 }
 
+/* Idle time writes ahead as much as the last frame promoted (at least the
+ * next collection's room, at most PROMOTION_RESERVE_MAX): a frame like the
+ * last then takes no checkpoint step at all (samples/world's generating
+ * frames: 15-18 steps a frame, 0.4-0.5 ms, before). */
+static size_t idle_reserve_blocks(GCState *gc)
+{
+    size_t bytes = gc->stats.promoted_bytes < PROMOTION_RESERVE_MAX ? (size_t)gc->stats.promoted_bytes : PROMOTION_RESERVE_MAX;
+    size_t frame = bytes / MAJOR_PAYLOAD + 1, next = promotion_reserve_blocks(gc);
+    return frame > next ? frame : next;
+}
+
 void gc_reserve_for(GCState *gc, uint64_t deadline_ns)
 {
-    size_t want = promotion_reserve_blocks(gc);
+    size_t want = idle_reserve_blocks(gc);
     while (major_warm_free_blocks(gc->major) < want && gc_now_ns() < deadline_ns)
         if (major_reserve(gc->major, want, RESERVE_STEP_BLOCKS) == 0) break;
 }

@@ -189,6 +189,55 @@ TEST(major_zeroed_on_reuse)
     destroy_heap(h, &ta);
 }
 
+/* A block taken empty is handed out in slot order without a free list
+ * built first (bump); a sweep of a block filled only in part lists every
+ * free slot, those never handed out included, and each is handed out
+ * once. */
+TEST(major_fresh_block_in_order)
+{
+    TestAlloc ta = { 0 };
+    MajorHeap *h = new_heap(&ta, NULL, 0);
+    int c = major_class_of(48);
+    unsigned per_block = major_class_slots(c);
+    size_t size = major_class_size(c);
+    enum { FIRST = 40 };
+    char *objs[FIRST];
+    for (int i = 0; i < FIRST; i++) {
+        objs[i] = major_alloc(h, 48, MAJOR_REFS);
+        CHECK(objs[i] != NULL);
+        if (i > 0) CHECK(objs[i] == objs[i - 1] + size); /* in order, one block */
+        put_id(objs[i], (uint64_t)i + 1);
+    }
+    MajorBlock *b = major_block_of(objs[0]);
+    CHECK(b->free_list == NULL);
+    CHECK_INT(b->bump, FIRST);
+    CHECK_INT(b->nfree, per_block - FIRST);
+    /* every other one survives: the sweep lists the 20 dead and the slots
+     * above 40, and the block takes exactly that many before a new one */
+    for (int i = 0; i < FIRST; i += 2) major_mark(objs[i]);
+    major_begin_sweep(h);
+    major_sweep_all(h);
+    CHECK_INT(b->bump, per_block);
+    CHECK_INT(b->nfree, per_block - FIRST / 2);
+    size_t nfree = b->nfree;
+    char **taken = calloc(nfree, sizeof *taken);
+    for (size_t i = 0; i < nfree; i++) {
+        taken[i] = major_alloc(h, 48, MAJOR_REFS);
+        CHECK(major_block_of(taken[i]) == b);
+        for (int j = 0; j < FIRST; j += 2) CHECK(taken[i] != objs[j]); /* not a live one */
+        for (size_t k = 0; k < i; k++) CHECK(taken[i] != taken[k]);  /* once each */
+    }
+    CHECK_INT(b->nfree, 0);
+    CHECK(major_block_of(major_alloc(h, 48, MAJOR_REFS)) != b);
+    for (int j = 0; j < FIRST; j += 2) {
+        uint64_t id;
+        memcpy(&id, objs[j], sizeof id);
+        CHECK_INT(id, (uint64_t)j + 1);
+    }
+    free(taken);
+    destroy_heap(h, &ta);
+}
+
 /* --- finding objects ------------------------------------------------------------------ */
 
 /* Every byte of a full block of every class maps to its slot (the
