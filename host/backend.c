@@ -259,6 +259,7 @@ static void record_pause_event(void *ud, const tide_GcEvent *event)
         .kind = pause_kind(event->pause_kind),
         .in_idle = event->in_idle != 0,
         .low_latency = event->low_latency != 0,
+        .cpu_ns = event->cpu_ns,
     };
     recorder_add_pause(ud, &pause);
 }

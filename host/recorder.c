@@ -327,15 +327,16 @@ int recorder_write_pauses_csv(FILE *to, const recorder_Recorder *rec, size_t cou
 {
     const recorder_PauseLog *log = &rec->pauses;
     if (count > log->count) count = log->count;
-    fputs("frame,kind,in_idle,start_ms,duration_ns,heap_bytes,low_latency\n", to);
+    fputs("frame,kind,in_idle,start_ms,duration_ns,heap_bytes,low_latency,cpu_ns\n", to);
     pause_Walk walk = { NULL, 0 };
     for (size_t i = 0; i < count; i++) {
         const recorder_Pause *p = walk_next(&walk, log);
         double start_ms = p->start_ns > log->origin_ns
                         ? (double)(p->start_ns - log->origin_ns) / 1e6 : 0.0;
-        fprintf(to, "%lld,%s,%d,%.3f,%llu,%llu,%d\n", (long long)p->frame,
+        fprintf(to, "%lld,%s,%d,%.3f,%llu,%llu,%d,%llu\n", (long long)p->frame,
                 recorder_pause_kind_name(p->kind), p->in_idle, start_ms,
-                (unsigned long long)p->duration_ns, (unsigned long long)p->heap_bytes, p->low_latency);
+                (unsigned long long)p->duration_ns, (unsigned long long)p->heap_bytes, p->low_latency,
+                (unsigned long long)p->cpu_ns);
     }
     return !ferror(to);
 }

@@ -73,6 +73,10 @@ typedef struct recorder_Pause {
     int kind;               /* a recorder_PauseKind */
     int in_idle;            /* 1: in the idle time after [frame] */
     int low_latency;        /* 1: synchronous majors were forbidden then */
+    uint64_t cpu_ns;        /* the processor time the game's thread had in
+                               it: less than duration_ns by the time the
+                               system ran something else instead (0: not
+                               known) */
 } recorder_Pause;
 
 #define RECORDER_PAUSE_CHUNK 1024

@@ -311,20 +311,26 @@ end
 -- groups: those with low-latency mode on (synchronous majors forbidden:
 -- the pauses the 1 ms limit is about) and the rest (a mode that allows
 -- them, or a loading screen that switched low-latency off). Each group:
--- its count, the longest and its kind, and how many took over 1 ms.
+-- its count, the longest and its kind, how many took over 1 ms, and how
+-- many of those had over 1 ms of the game's thread's processor time (the
+-- cpu_ns column, when the report has it; the rest of such a pause is the
+-- machine's: another thread ran in the game's place).
 local function read_pauses(path)
   local f = io.open(path, "rb")
   if not f then return nil end
-  local function group() return { count = 0, over_1ms = 0, max_ms = 0, max_kind = "" } end
+  local function group() return { count = 0, over_1ms = 0, over_1ms_cpu = nil, max_ms = 0, max_kind = "" } end
   local p = { low_latency = group(), other = group() }
-  f:read("l") -- header: frame,kind,in_idle,start_ms,duration_ns,heap_bytes,low_latency
+  f:read("l") -- header: frame,kind,in_idle,start_ms,duration_ns,heap_bytes,low_latency[,cpu_ns]
   for line in f:lines() do
-    local frame, kind, in_idle, _, ns, _, ll = line:match("^(%-?%d+),([^,]*),(%d+),([^,]*),(%d+),(%d+),(%d)")
+    local frame, kind, in_idle, _, ns, _, ll, cpu = line:match("^(%-?%d+),([^,]*),(%d+),([^,]*),(%d+),(%d+),(%d),?(%d*)")
     if frame and tonumber(frame) >= 1 and in_idle == "0" then
       local g = ll == "1" and p.low_latency or p.other
       local ms = tonumber(ns) / 1e6
       g.count = g.count + 1
       if ms > 1 then g.over_1ms = g.over_1ms + 1 end
+      if cpu ~= "" then
+        g.over_1ms_cpu = (g.over_1ms_cpu or 0) + (tonumber(cpu) > 1e6 and 1 or 0)
+      end
       if ms > g.max_ms then g.max_ms, g.max_kind = ms, kind end
     end
   end
@@ -477,6 +483,14 @@ local function row_for(sample, st)
     p50[#p50 + 1] = num(f.p50); p99[#p99 + 1] = num(f.p99); p999[#p999 + 1] = num(f.p999)
     maxes[#maxes + 1] = fmt(num(f.max), "auto")
     o16[#o16 + 1] = tostring(num(s.over_16_7) or "?"); o33[#o33 + 1] = tostring(num(s.over_33_3) or "?")
+    -- over because of the collector: over 16.7 ms, and not without its time
+    if s.gc_reported == true and res.frames then
+      local by_gc = 0
+      for k, ms in ipairs(res.frames.frame_ms) do
+        if ms > 16.7 and ms - res.frames.gc_ms[k] <= 16.7 then by_gc = by_gc + 1 end
+      end
+      o16[#o16] = o16[#o16] .. " (GC " .. by_gc .. ")"
+    end
     if s.gc_reported == true then
       gc_reported = true
       local g = fmt(num((s.gc_ms or {}).max), 2)
@@ -486,7 +500,8 @@ local function row_for(sample, st)
     end
     if res.pauses then
       local function show(g)
-        return ("%s %s (%d of %d over 1 ms)"):format(fmt(g.max_ms, 2), g.max_kind, g.over_1ms, g.count)
+        local cpu = g.over_1ms_cpu and (", %d with over 1 ms of processor time"):format(g.over_1ms_cpu) or ""
+        return ("%s %s (%d of %d over 1 ms%s)"):format(fmt(g.max_ms, 2), g.max_kind, g.over_1ms, g.count, cpu)
       end
       local ll, other = res.pauses.low_latency, res.pauses.other
       if ll.count == 0 and other.count == 0 then
@@ -566,12 +581,16 @@ if #skipped > 0 then
 end
 add("")
 add("p50/p99/p99.9 are the median across runs; max, frame counts, worst GC and total time list each run")
-add("(\"a / b\"); peak RSS is the largest across runs. Worst GC is the longest collector time inside one")
+add("(\"a / b\"); peak RSS is the largest across runs. Frames over 16.7 ms are followed, where the backend")
+add("times its collector, by \"(GC n)\": the n of them that are over because of it (under 16.7 ms without")
+add("their collector time). Worst GC is the longest collector time inside one")
 add("frame, shown only where the backend times its collector (`gc_reported`); \"n/a\" otherwise — stock")
 add("collectors run inside allocation, untimed, and their pauses are part of the frame times. \"(idle X)\"")
 add("is the most collector time given in the idle time after one frame (idle-stepped), outside the frame.")
 add("The longest GC pause is the longest single world-stopping pause inside a frame, of the kind named, with")
-add("how many of the run's in-frame pauses took over 1 ms, where the backend lists its pauses (tide). Where")
+add("how many of the run's in-frame pauses took over 1 ms, where the backend lists its pauses (tide), and")
+add("how many of those had over 1 ms of the game's thread's processor time (the rest of such a pause is")
+add("the machine running something else in the thread's place). Where")
 add("a game switches low-latency mode off for a while (samples/streaming's loading screens), the pauses")
 add("of those frames are shown apart, after \"low-latency off:\": the 1 ms limit is for low-latency mode.")
 add("Absolute times move between runs on shared machines; compare settings within one report, by the")

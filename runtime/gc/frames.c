@@ -40,7 +40,7 @@ static int call_in_progress(lua_State *L)
 /* --- events ------------------------------------------------------------------- */
 
 static void emit(GCState *gc, int kind, int pause_kind, int phase, int previous_phase, uint64_t start_ns,
-                 uint64_t duration_ns, size_t heap_bytes)
+                 uint64_t duration_ns, uint64_t cpu_ns, size_t heap_bytes)
 {
     tide_GcEvent ev;
     memset(&ev, 0, sizeof ev);
@@ -54,6 +54,7 @@ static void emit(GCState *gc, int kind, int pause_kind, int phase, int previous_
     ev.duration_ns = duration_ns;
     ev.frame = gc->frame;
     ev.heap_bytes = heap_bytes;
+    ev.cpu_ns = cpu_ns;
     gc->event_fn(gc->event_ud, &ev);
 }
 
@@ -77,17 +78,19 @@ void gc_frames_note_pause_begin(GCState *gc, int pause_kind)
     if (gc->closing) return;
     TIDE_PROBE_GC_BEGIN(pause_kind);
     if (is_sync_major(pause_kind)) probe_phase_change(TIDE_GC_PHASE_IDLE, TIDE_GC_PHASE_SYNC_MAJOR);
+    /* (a system call: only for those who read it) */
+    gc->pause_cpu_start = gc->event_fn != NULL || gc->trace_file != NULL ? gc_thread_cpu_ns() : 0;
 }
 
 /* The trace file's record of a pause that ended: its phases, then itself. */
-static void trace_pause(GCState *gc, int pause_kind, uint64_t start_ns, uint64_t duration_ns, size_t heap_before,
-                        size_t heap_after)
+static void trace_pause(GCState *gc, int pause_kind, uint64_t start_ns, uint64_t duration_ns, uint64_t cpu_ns,
+                        size_t heap_before, size_t heap_after)
 {
     if (is_sync_major(pause_kind)) {
         gc_trace_phase(gc, TIDE_GC_PHASE_IDLE, TIDE_GC_PHASE_SYNC_MAJOR, start_ns);
         gc_trace_phase(gc, TIDE_GC_PHASE_SYNC_MAJOR, TIDE_GC_PHASE_IDLE, start_ns + duration_ns);
     }
-    gc_trace_pause(gc, pause_kind, start_ns, duration_ns, heap_before, heap_after);
+    gc_trace_pause(gc, pause_kind, start_ns, duration_ns, cpu_ns, heap_before, heap_after);
 }
 
 void gc_frames_note_pause(GCState *gc, int pause_kind, uint64_t start_ns, uint64_t duration_ns,
@@ -103,15 +106,24 @@ void gc_frames_note_pause(GCState *gc, int pause_kind, uint64_t start_ns, uint64
     size_t heap_after = gc_total(gc);
     if (is_sync_major(pause_kind)) probe_phase_change(TIDE_GC_PHASE_SYNC_MAJOR, TIDE_GC_PHASE_IDLE);
     TIDE_PROBE_GC_END(pause_kind, duration_ns, heap_after);
-    if (gc->trace_file != NULL) trace_pause(gc, pause_kind, start_ns, duration_ns, heap_before, heap_after);
+    /* (read from the pause's beginning to here, a little wider than
+     * [start_ns, + duration_ns]: never more than the pause) */
+    uint64_t cpu_ns = 0;
+    if (gc->pause_cpu_start != 0) {
+        uint64_t now = gc_thread_cpu_ns();
+        cpu_ns = now > gc->pause_cpu_start ? now - gc->pause_cpu_start : 0;
+        if (cpu_ns > duration_ns) cpu_ns = duration_ns;
+        gc->pause_cpu_start = 0;
+    }
+    if (gc->trace_file != NULL) trace_pause(gc, pause_kind, start_ns, duration_ns, cpu_ns, heap_before, heap_after);
     if (gc->event_fn == NULL) return;
     if (is_sync_major(pause_kind)) {
-        emit(gc, TIDE_GC_EVENT_PHASE, TIDE_GC_PAUSE_NONE, TIDE_GC_PHASE_SYNC_MAJOR, TIDE_GC_PHASE_IDLE, start_ns, 0,
+        emit(gc, TIDE_GC_EVENT_PHASE, TIDE_GC_PAUSE_NONE, TIDE_GC_PHASE_SYNC_MAJOR, TIDE_GC_PHASE_IDLE, start_ns, 0, 0,
              heap_before);
         emit(gc, TIDE_GC_EVENT_PHASE, TIDE_GC_PAUSE_NONE, TIDE_GC_PHASE_IDLE, TIDE_GC_PHASE_SYNC_MAJOR,
-             start_ns + duration_ns, 0, heap_after);
+             start_ns + duration_ns, 0, 0, heap_after);
     }
-    emit(gc, TIDE_GC_EVENT_PAUSE, pause_kind, gc->phase, gc->phase, start_ns, duration_ns, heap_after);
+    emit(gc, TIDE_GC_EVENT_PAUSE, pause_kind, gc->phase, gc->phase, start_ns, duration_ns, cpu_ns, heap_after);
 }
 
 void gc_frames_note_heap_limit(GCState *gc)
@@ -123,7 +135,7 @@ void gc_frames_note_heap_limit(GCState *gc)
     uint64_t now = gc_now_ns();
     if (gc->trace_file != NULL) gc_trace_heap_limit(gc, now, heap);
     if (gc->event_fn != NULL)
-        emit(gc, TIDE_GC_EVENT_HEAP_LIMIT, TIDE_GC_PAUSE_NONE, TIDE_GC_PHASE_IDLE, TIDE_GC_PHASE_IDLE, now, 0, heap);
+        emit(gc, TIDE_GC_EVENT_HEAP_LIMIT, TIDE_GC_PAUSE_NONE, TIDE_GC_PHASE_IDLE, TIDE_GC_PHASE_IDLE, now, 0, 0, heap);
 }
 
 void gc_frames_note_phase(GCState *gc, int from, int to, uint64_t when_ns)
@@ -132,7 +144,7 @@ void gc_frames_note_phase(GCState *gc, int from, int to, uint64_t when_ns)
     probe_phase_change(from, to);
     size_t heap = gc_total(gc);
     if (gc->trace_file != NULL) gc_trace_phase(gc, from, to, when_ns);
-    if (gc->event_fn != NULL) emit(gc, TIDE_GC_EVENT_PHASE, TIDE_GC_PAUSE_NONE, to, from, when_ns, 0, heap);
+    if (gc->event_fn != NULL) emit(gc, TIDE_GC_EVENT_PHASE, TIDE_GC_PAUSE_NONE, to, from, when_ns, 0, 0, heap);
 }
 
 void gc_frames_note_finalizer(GCState *gc)

@@ -355,6 +355,9 @@ typedef struct GCState {
     uint64_t frame_promoted_start;
     tide_FrameStats stats;  /* of the current frame (counts only) */
     uint64_t last_pause_ns; /* duration of the last full collection or cycle pause */
+    uint64_t pause_cpu_start; /* gc_thread_cpu_ns at the pause in progress's
+                                 beginning, when an event callback or a trace
+                                 wants it; 0 otherwise */
     uint64_t last_full_ns;  /* duration of the last stop-the-world full collection */
     uint8_t compact_pending; /* synchronous majors allowed again: compact in
                                idle time (frames.c) */
@@ -695,6 +698,8 @@ TIDE_INTERNAL void gc_set_debt(GCState *gc);
 /* Bytes in use: old objects, raw blocks and the nursery's used part. */
 TIDE_INTERNAL size_t gc_total(GCState *gc);
 TIDE_INTERNAL uint64_t gc_now_ns(void);
+/* The calling thread's processor time (CLOCK_THREAD_CPUTIME_ID). */
+TIDE_INTERNAL uint64_t gc_thread_cpu_ns(void);
 
 /* --- cycle.c: concurrent major cycles ---------------------------------------------- */
 /* Do safe points run major cycles rather than stop-the-world full
@@ -869,7 +874,7 @@ TIDE_INTERNAL int gc_trace_open(GCState *gc, const char *path);
 TIDE_INTERNAL void gc_trace_close(GCState *gc);
 /* Records, called by frames.c only while gc->trace_file is set. */
 TIDE_INTERNAL void gc_trace_pause(GCState *gc, int pause_kind, uint64_t start_ns, uint64_t duration_ns,
-                                  size_t heap_before, size_t heap_after);
+                                  uint64_t cpu_ns, size_t heap_before, size_t heap_after);
 TIDE_INTERNAL void gc_trace_phase(GCState *gc, int from, int to, uint64_t at_ns);
 TIDE_INTERNAL void gc_trace_heap_limit(GCState *gc, uint64_t at_ns, size_t heap_bytes);
 TIDE_INTERNAL void gc_trace_frame_begin(GCState *gc);

@@ -192,18 +192,18 @@ static void trace_destroy(GCTraceFile *t)
 
 /* --- events (frames.c calls these when gc->trace_file is set) ------------------------ */
 
-void gc_trace_pause(GCState *gc, int pause_kind, uint64_t start_ns, uint64_t duration_ns, size_t heap_before,
-                    size_t heap_after)
+void gc_trace_pause(GCState *gc, int pause_kind, uint64_t start_ns, uint64_t duration_ns, uint64_t cpu_ns,
+                    size_t heap_before, size_t heap_after)
 {
     GCTraceFile *t = gc->trace_file;
-    Micros ts = us(start_ns), dur = us(duration_ns), end = us(start_ns + duration_ns);
+    Micros ts = us(start_ns), dur = us(duration_ns), end = us(start_ns + duration_ns), cpu = us(cpu_ns);
     event(t, "\"name\":\"heap\",\"ph\":\"C\",\"ts\":" US ",\"pid\":%ld,\"args\":{\"bytes\":%zu}", US_ARG(ts), t->pid,
           heap_before);
     event(t,
           "\"name\":\"%s\",\"cat\":\"gc\",\"ph\":\"X\",\"ts\":" US ",\"dur\":" US ",\"pid\":%ld,\"tid\":%d,"
-          "\"args\":{\"frame\":%llu,\"heap_before\":%zu,\"heap_after\":%zu,\"in_idle\":%d}",
+          "\"args\":{\"frame\":%llu,\"heap_before\":%zu,\"heap_after\":%zu,\"in_idle\":%d,\"cpu_us\":" US "}",
           pause_name(pause_kind), US_ARG(ts), US_ARG(dur), t->pid, ROW_PAUSES, (unsigned long long)gc->frame,
-          heap_before, heap_after, gc->in_idle);
+          heap_before, heap_after, gc->in_idle, US_ARG(cpu));
     event(t, "\"name\":\"heap\",\"ph\":\"C\",\"ts\":" US ",\"pid\":%ld,\"args\":{\"bytes\":%zu}", US_ARG(end), t->pid,
           heap_after);
     maybe_write_out(t);

@@ -465,6 +465,12 @@ typedef struct tide_GcEvent {
                              after (tide_FrameStats.frame); 0 before the
                              first frame */
     uint64_t heap_bytes;  /* memory in use by the state after the event */
+    uint64_t cpu_ns;      /* for TIDE_GC_EVENT_PAUSE, the processor time the
+                             game's thread had in the pause
+                             (CLOCK_THREAD_CPUTIME_ID): duration_ns less
+                             the time the system took the thread off its
+                             processor meanwhile (another thread run in
+                             its place, a wait); otherwise 0 */
 } tide_GcEvent;
 
 /*

@@ -1,7 +1,8 @@
 -- On tide the host records every pause the collector reports through its
 -- event callback (tide_gc_set_event_callback): a game that allocates
 -- megabytes a frame for 120 frames pauses many times, and each pause is a
--- row of the report's pauses.csv (frame, kind, duration, heap) and counts
+-- row of the report's pauses.csv (frame, kind, duration, heap, the thread's
+-- processor time in it) and counts
 -- in summary.json's "pauses" (per kind: count, p50, p99, max, total_ms)
 -- and in the terminal summary's pause table; the summary and
 -- summary.json's "pacing" also say when the pacer will begin the next
@@ -14,6 +15,7 @@
 -- expect report positive: pauses.max
 -- expect report positive: pauses.total_ms
 -- expect report positive: pauses.csv:duration_ns
+-- expect report positive: pauses.csv:cpu_ns
 -- expect stdout: pauses (ms)
 -- expect stdout: pacer: next cycle at
 -- expect report positive: pacing.target_mib

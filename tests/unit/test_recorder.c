@@ -315,6 +315,7 @@ TEST(recorder_report_with_pauses)
     minor.in_idle = 1;
     minor.low_latency = 1;
     minor.heap_bytes = 123456789;
+    minor.cpu_ns = 240000;
     minor.start_ns = 2000000;   /* 1 ms after the origin */
     recorder_add_pause(&rec.pauses, &loading);
     recorder_add_pause(&rec.pauses, &minor);
@@ -329,9 +330,9 @@ TEST(recorder_report_with_pauses)
     CHECK(csv != NULL);
     if (csv) {
         CHECK_INT(count_lines(csv), 3);
-        CHECK(strncmp(csv, "frame,kind,in_idle,start_ms,duration_ns,heap_bytes,low_latency\n", 63) == 0);
-        CHECK(strstr(csv, "\n-1,sync-major,0,0.000,3000000,4096,0\n") != NULL);
-        CHECK(strstr(csv, "\n0,minor,1,1.000,250000,123456789,1\n") != NULL);
+        CHECK(strncmp(csv, "frame,kind,in_idle,start_ms,duration_ns,heap_bytes,low_latency,cpu_ns\n", 70) == 0);
+        CHECK(strstr(csv, "\n-1,sync-major,0,0.000,3000000,4096,0,0\n") != NULL);
+        CHECK(strstr(csv, "\n0,minor,1,1.000,250000,123456789,1,240000\n") != NULL);
     }
     snprintf(path, sizeof path, "%s/summary.json", dir);
     char *json = read_file(path);

@@ -43,6 +43,10 @@ local function summarize(doc)
             assert(e.dur > 0, "a pause of no duration")
             assert(e.args.heap_before > 0 and e.args.heap_after > 0, "pause without heap sizes")
             assert(e.args.frame == 0, "a pause in a frame")
+            -- the thread's processor time in it: at most the pause
+            assert(type(e.args.cpu_us) == "number" and e.args.cpu_us >= 0 and e.args.cpu_us <= e.dur,
+                   "a pause's processor time is not within it")
+            if e.args.cpu_us > 0 then s.cpu_timed = (s.cpu_timed or 0) + 1 end
             s.pauses[e.name] = (s.pauses[e.name] or 0) + 1
         elseif e.ph == "X" and e.tid == 3 then
             assert(PHASES[e.name] and e.name ~= "idle", "bad phase span " .. e.name)
@@ -73,6 +77,7 @@ collectgarbage()
 print(gc_trace.open(second))                              -- expect: 0
 local s = summarize(decode(first))
 print((s.pauses.minor or 0) >= 2, s.pauses["sync-major"] ~= nil) -- expect: true	true
+print((s.cpu_timed or 0) > 0)                             -- expect: true
 print(s.phase_changes >= 2, s.phase_spans >= 1)           -- expect: true	true
 
 -- A failed open leaves the open trace recording.
