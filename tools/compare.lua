@@ -14,8 +14,10 @@ local BIN = "bin/Release/"
 local ROOT = "."
 
 -- The settings, in table order.  A setting whose binary is missing is
--- skipped (and said so).  "tide low-latency" assumes the host will accept
--- `--gc low-latency` for the tide backend; change `args` here if not.
+-- skipped (and said so).  "tide stop-the-world" is tide's generational
+-- collector without concurrency (TIDE_GC_DEBUG=no-cycles: nursery
+-- collections, and full collections that stop the world): the throughput
+-- baseline of issue 5.
 local SETTINGS = {
   { name = "lua5.4 incremental",  bin = "tidehost-lua54",  args = { "--gc", "incremental" } },
   { name = "lua5.4 generational", bin = "tidehost-lua54",  args = { "--gc", "generational" } },
@@ -24,6 +26,7 @@ local SETTINGS = {
   { name = "luajit idle-stepped", bin = "tidehost-luajit", args = { "--gc", "idle-stepped" } },
   { name = "tide default",        bin = "tidehost-tide",   args = { "--gc", "default" } },
   { name = "tide low-latency",    bin = "tidehost-tide",   args = { "--gc", "low-latency" } },
+  { name = "tide stop-the-world", bin = "tidehost-tide",   args = { "--gc", "default" }, env = "TIDE_GC_DEBUG=no-cycles" },
 }
 
 local BUCKETS = { 1, 2, 4, 8, 16.7, 33.3 }  -- upper bounds; last bucket is >33.3
@@ -381,6 +384,7 @@ local function run_one(sample, st, r)
   for i, p in ipairs(parts) do q[i] = shquote(p) end
   local cmd = table.concat(q, " ")
   if has_timeout then cmd = "timeout 1800 " .. cmd end
+  if st.env then cmd = "env " .. st.env .. " " .. cmd end
   local errf = dir .. "/stderr.txt"
   local t0 = now()
   local ok, how, code = os.execute(cmd .. " >" .. shquote(dir .. "/stdout.txt") .. " 2>" .. shquote(errf))

@@ -657,8 +657,11 @@ void gc_cycle_step(lua_State *L)
          * of coroutines, 1-1.5 ms of steps in samples/coroutines' first
          * frame) waits for idle time, where tide_gc_idle does it; past
          * the threshold (no idle time given, or not enough) the frame's
-         * safe points share it out again. */
-        if (gc->frame_open && !eager && !behind) {
+         * safe points share it out again — in low-latency mode, where the
+         * heap is to grow past its target rather than the game wait, only
+         * past half the growth allowance beyond it. */
+        size_t wait_below = gc->threshold + (gc->allow_sync_major ? 0 : allowance / 2);
+        if (gc->frame_open && !eager && used < wait_below) {
             gc->mark_step_at = used + ASSIST_GROWTH;
             gc_set_debt(gc);
             return;
