@@ -358,6 +358,19 @@ TEST(los_retire_and_release_in_slices)
 #if defined(__linux__)
     CHECK(slices >= 5); /* 5 slices of pages, then the block */
 #endif
+    /* small blocks: each counts as a quarter slice, however small, so a
+     * slice gives back four of ten */
+    unsigned char *few[10];
+    for (int i = 0; i < 10; i++) {
+        few[i] = los_alloc(s, small, LOS_REFS);
+        CHECK(few[i] != NULL);
+    }
+    for (int i = 0; i < 10; i++) los_retire(s, few[i]);
+    long before = ta.live_blocks;
+    los_release_some(s, LOS_RELEASE_SLICE);
+    CHECK_INT(before - ta.live_blocks, 4);
+    while (los_retired_bytes(s) != 0) los_release_some(s, LOS_RELEASE_SLICE);
+    CHECK_INT(before - ta.live_blocks, 10);
     int intact = 1;
     for (size_t i = 0; i < small; i++) intact &= c[i] == 0x3C;
     CHECK(intact);
