@@ -246,9 +246,10 @@ static void idle_cycle_work(lua_State *L, GCState *gc, uint64_t start, uint64_t 
     now = gc_now_ns();
     if (gc_cycle_mark_done(gc) && now < deadline && gc->last_pause_ns < deadline - now) {
         gc_scrub_stack();
+        /* (the sweep it begins waits for the next idle time or the
+         * frame's steps: sweeping it here at once raised samples/
+         * coroutines' peak RSS from 55 to 85-90 MB) */
         gc_cycle_finish(L);
-        /* the sweep it begins: here, not in the next frame's steps */
-        idle_sweep(L, gc, deadline);
     }
 }
 
