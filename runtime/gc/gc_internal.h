@@ -352,6 +352,12 @@ typedef struct GCState {
     uint64_t idle_waited_ns; /* ... of which spent waiting for the worker
                                (not collector work: idle_gc_ns leaves it out) */
     uint64_t frame_alloc_start;
+    uint64_t nursery_allocated; /* bytes ever allocated in the nursery, up to
+                                   the last nursery collection (minor.c) */
+    uint64_t frame_nursery_start; /* ... and with what it held then, at the
+                                     frame's beginning */
+    size_t frame_nursery_bytes; /* what the last finished frame allocated in
+                                   the nursery (idle_minor, frames.c) */
     uint64_t frame_promoted_start;
     tide_FrameStats stats;  /* of the current frame (counts only) */
     uint64_t last_pause_ns; /* duration of the last full collection or cycle pause */

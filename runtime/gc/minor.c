@@ -949,6 +949,7 @@ void gc_minor(lua_State *L, int reason, int inside_full)
     gc->grey_overflow = 0;
     gc_scrub_stack(); /* the verifier's frames held object addresses */
     size_t allocated = gc_nursery_used(gc);
+    gc->nursery_allocated += allocated;
     uint64_t scaled_ns = pin_roots(&m), walk_ns = scaled_ns;
     uint64_t roots_start = gc_now_ns();
     size_t threads_scanned = 1 + (gc->dirty_threads_lost ? gc->threads.n : gc->dirty_threads.n);

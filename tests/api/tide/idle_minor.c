@@ -1,9 +1,10 @@
 /*
  * API test (libtide only, white-box): a nursery collection in idle time
  * (frames.c, idle_minor). tide_gc_idle collects the nursery when it holds
- * at least half its budget and the collection, at the cost per byte
- * measured lately, fits in the idle budget; the next frame then begins
- * with an empty nursery. The Lua side reads the nursery's fill and
+ * at least half its budget, or less but too much for another frame like
+ * the last one (which would fit in an empty nursery), and the collection,
+ * at the cost per byte measured lately, fits in the idle budget; the next
+ * frame then begins with an empty nursery. The Lua side reads the nursery's fill and
  * budget, which are not part of tide.h: this module includes the
  * collector's private header on purpose. (Frames are nursery_budget's:
  * measure(fn).)
@@ -13,6 +14,8 @@
  *   idle_minor.used() -> bytes  allocated in the nursery since its last
  *                               collection
  *   idle_minor.budget() -> bytes
+ *   idle_minor.last_frame() -> bytes   the last finished frame allocated
+ *                               in the nursery
  */
 #include "lauxlib.h"
 #include "lua.h"
@@ -43,10 +46,17 @@ static int l_budget(lua_State *L)
     return 1;
 }
 
+static int l_last_frame(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)gc_state(L)->frame_nursery_bytes);
+    return 1;
+}
+
 int luaopen_idle_minor(lua_State *L)
 {
     static const luaL_Reg functions[] = {
-        { "idle", l_idle }, { "used", l_used }, { "budget", l_budget }, { NULL, NULL },
+        { "idle", l_idle }, { "used", l_used }, { "budget", l_budget }, { "last_frame", l_last_frame },
+        { NULL, NULL },
     };
     luaL_newlib(L, functions);
     return 1;

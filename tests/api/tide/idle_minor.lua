@@ -1,7 +1,9 @@
 -- API test (libtide only, white-box): idle time collects the nursery when
 -- it is at least half full (frames.c, idle_minor), so that the next frame
 -- begins with an empty one; it leaves a nursery less than half full alone,
--- and makes no collection that does not fit in the idle budget. Under the
+-- unless another frame like the last would not fit in what is left of it
+-- (but would in an empty one), and makes no collection that does not fit
+-- in the idle budget. Under the
 -- runner's debug columns, which collect every few allocations, only the
 -- survival of what the frames keep is checked.
 local im = require("idle_minor")
@@ -56,6 +58,16 @@ print(debug_modes or im.used() > 0) -- expect: true
 frame(function() fill(0.7) end)
 minors = im.idle(1)
 print(debug_modes or minors == 0) -- expect: true
+
+-- 4. Under half full, but after a frame that allocated most of a budget
+-- and collected in its middle (it began where case 3 left the nursery):
+-- a frame like it would collect in its middle again, and every frame
+-- after it; idle time collects now, and the next frame begins empty.
+frame(function() fill(0.45) end)
+local used, last, budget = im.used(), im.last_frame(), im.budget()
+print(debug_modes or (used < budget / 2 and last <= budget and used + last > budget)) -- expect: true
+minors = im.idle(4000)
+print(debug_modes or minors == 1) -- expect: true
 
 -- What the frames kept survived the collections.
 local ok = true
