@@ -101,7 +101,8 @@ play() {
 
 # The concurrent collector under ThreadSanitizer: the programs that make
 # the worker thread mark while the program mutates the heap hardest, with
-# cycles back to back on the tiny nursery. (The whole suite under TSan takes
+# cycles back to back on the tiny nursery, and the major heap's unit tests
+# (a marker thread beside black allocation). (The whole suite under TSan takes
 # over an hour on two cores; these take about a minute.) TSan's report makes
 # a program exit 66.
 TSAN_PROGRAMS=(
@@ -114,6 +115,7 @@ TSAN_PROGRAMS=(
     "tide-api-tests-tide tests/api/tide/deep_stack.lua"
     "tide-api-tests-tide tests/api/tide/thread_touch.lua"
     "tide-api-tests-tide tests/api/tide/prefault.lua"
+    "tide-gc-unit-tests major_"
 )
 run_tsan() {
     build debug thread

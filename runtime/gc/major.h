@@ -113,6 +113,8 @@ typedef struct MajorBlock {
                                   through word 0; valid only while swept */
     uint32_t obj_size;         /* slot size (the class's size) */
     uint32_t recip;            /* ceil(2^32 / obj_size): slot = off * recip >> 32 */
+    uint32_t black_epoch;      /* the heap's black_epoch if taken empty under
+                                  black allocation, else 0 (set_allocated) */
     uint16_t count;            /* slots in the block */
     uint16_t nfree;            /* free slots (swept blocks): the free list's
                                   and those from bump up */

@@ -1,5 +1,6 @@
 /* Tests of the major heap (runtime/gc/major.c). */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1012,6 +1013,82 @@ TEST(major_allocate_black)
     CHECK(major_object_containing(h, p) == p);
     CHECK(!major_is_marked(p));
     destroy_heap(h, &ta);
+}
+
+/* set_allocated's plain store of a mark is for blocks taken empty since
+ * black allocation began (MajorBlock.black_epoch); a block taken before
+ * it, or in an earlier cycle, keeps the atomic one. */
+TEST(major_black_epoch)
+{
+    TestAlloc ta = { 0 };
+    MajorHeap *h = new_heap(&ta, NULL, 0);
+    char *white = major_alloc(h, 48, MAJOR_REFS);
+    MajorBlock *a = major_block_of(white);
+    CHECK_INT(a->black_epoch, 0);
+    major_set_allocate_black(h, 1);
+    char *p;
+    do {
+        p = major_alloc(h, 48, MAJOR_REFS);
+        CHECK(major_is_marked(p));
+    } while (major_block_of(p) == a);
+    MajorBlock *b = major_block_of(p);
+    CHECK(b->black_epoch != 0);
+    CHECK(!major_is_marked(white));
+    major_set_allocate_black(h, 0);
+    major_set_allocate_black(h, 1); /* the next cycle: b's epoch is stale */
+    do {
+        p = major_alloc(h, 48, MAJOR_REFS);
+        CHECK(major_is_marked(p));
+    } while (major_block_of(p) == b);
+    MajorBlock *c = major_block_of(p);
+    CHECK(c->black_epoch != 0 && c->black_epoch != b->black_epoch);
+    destroy_heap(h, &ta);
+}
+
+/* A marker thread marks the white objects of a block while the owner
+ * allocates black into the same block: no mark is lost (the block was
+ * taken before black allocation, so its marks are set atomically). */
+enum { RACE_ROUNDS = 200, RACE_WHITE = 100, RACE_BLACK = 150 };
+typedef struct RaceJob {
+    char **white;
+    _Atomic int ready, go;
+} RaceJob;
+
+static void *mark_white(void *ud)
+{
+    RaceJob *j = ud;
+    atomic_store(&j->ready, 1);
+    while (!atomic_load(&j->go)) {
+    }
+    /* from the top: the white objects in the bitmap word that the first
+     * black ones share (slots 64-127) are marked while those are made */
+    for (int i = RACE_WHITE - 1; i >= 0; i--) major_mark_atomic(j->white[i]);
+    return NULL;
+}
+
+TEST(major_allocate_black_beside_marker)
+{
+    for (int round = 0; round < RACE_ROUNDS; round++) {
+        TestAlloc ta = { 0 };
+        MajorHeap *h = new_heap(&ta, NULL, 0);
+        char *white[RACE_WHITE], *black[RACE_BLACK];
+        for (int i = 0; i < RACE_WHITE; i++) white[i] = major_alloc(h, 48, MAJOR_REFS);
+        major_set_allocate_black(h, 1);
+        RaceJob job = { white, 0, 0 };
+        pthread_t th;
+        pthread_create(&th, NULL, mark_white, &job);
+        while (!atomic_load(&job.ready)) {
+        }
+        atomic_store(&job.go, 1);
+        for (int i = 0; i < RACE_BLACK; i++) black[i] = major_alloc(h, 48, MAJOR_REFS);
+        pthread_join(th, NULL);
+        CHECK(major_block_of(black[RACE_BLACK - 1]) == major_block_of(white[0])); /* one block */
+        int marked = 0;
+        for (int i = 0; i < RACE_WHITE; i++) marked += major_is_marked(white[i]);
+        for (int i = 0; i < RACE_BLACK; i++) marked += major_is_marked(black[i]);
+        CHECK_INT(marked, RACE_WHITE + RACE_BLACK);
+        destroy_heap(h, &ta);
+    }
 }
 
 TEST(major_marks_cleared)
