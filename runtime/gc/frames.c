@@ -189,7 +189,8 @@ static uint64_t compaction_estimate_ns(GCState *gc)
 
 /* A nursery collection in idle time, when the nursery holds at least half
  * its budget, or less but too much to hold another frame like the last
- * one (but fits in an empty one), and the collection, at twice the cost per byte measured lately,
+ * one (but fits in an empty one, stretched: gc_nursery_stretch), and the
+ * collection, at twice the cost per byte measured lately,
  * fits in what is left of the idle budget: the next frame then begins with
  * an empty nursery, and one of the collections it would have paused for
  * happens here, outside it. (What a frame made and still holds at its end
@@ -209,7 +210,8 @@ static void idle_minor(lua_State *L, GCState *gc, uint64_t deadline)
     if (ns->raw == NULL || ns->ns_per_byte <= 0) return;
     size_t used = gc_nursery_used(gc);
     size_t next = gc->frame_nursery_bytes; /* the next frame's, if like the last */
-    if (used == 0 || (used < ns->budget / 2 && (used + next <= ns->budget || next > ns->budget))) return;
+    if (used == 0 || (used < ns->budget / 2 && (used + next <= ns->budget || next > gc_nursery_frame_limit(gc))))
+        return;
     uint64_t now = gc_now_ns();
     double estimate = 2 * ns->ns_per_byte * (double)used + (double)IDLE_MINOR_FIXED_NS;
     if (now >= deadline || estimate > (double)(deadline - now)) return;
@@ -286,6 +288,7 @@ TIDE_API void tide_frame_begin(lua_State *L)
     gc->frame_alloc_start = gc->allocated + gc_nursery_used(gc);
     gc->frame_nursery_start = gc->nursery_allocated + gc_nursery_used(gc);
     gc->frame_promoted_start = gc->promoted;
+    gc_nursery_stretch(gc, gc->frame_nursery_bytes);
     int safe = !call_in_progress(L);
     if (gc_cycles_on(gc)) {
         if (gc->frame == 1) gc_worker_prepare(gc); /* the thread's start is no pause's */

@@ -152,6 +152,9 @@ typedef struct Nursery {
     size_t budget;          /* bytes that may be allocated between two
                                collections (at most the region's size): the
                                pause target's estimate, gc_nursery_adapt */
+    size_t stretch;         /* bytes past the budget the frame under way may
+                               allocate before a collection (nursery.c,
+                               gc_nursery_stretch); 0 after each collection */
     double ns_per_byte;     /* smoothed cost of a collection's copying and
                                scanning per byte allocated; 0 = not yet known */
     double ns_per_byte_peak; /* the highest lately, fading (gc_nursery_adapt) */
@@ -430,8 +433,16 @@ TIDE_INTERNAL void gc_nursery_drop_dead(GCState *gc);
  * scanning copies, the remembered set) and [fixed_ns] on the rest. Sets
  * the budget for the next one. */
 TIDE_INTERNAL void gc_nursery_adapt(GCState *gc, size_t allocated, uint64_t fixed_ns, uint64_t scaled_ns);
-/* Bytes the budget still allows before the next nursery collection. */
+/* Bytes the budget (and the frame's stretch) still allow before the next
+ * nursery collection. */
 TIDE_INTERNAL size_t gc_nursery_room(GCState *gc);
+/* The most a frame may allocate in the nursery and still leave its one
+ * collection to the idle time after it (gc_nursery_stretch). */
+TIDE_INTERNAL size_t gc_nursery_frame_limit(GCState *gc);
+/* A frame begins that will allocate about [expected] bytes in the nursery
+ * (what the last one did): stretch the budget so that it can, if that
+ * takes little more than the budget. */
+TIDE_INTERNAL void gc_nursery_stretch(GCState *gc, size_t expected);
 /* The size of the object or filler at [p] in a sealed nursery. */
 TIDE_INTERNAL size_t gc_nursery_object_span(const GCObject *o);
 /* Call [fn] on every object (not fillers) of the sealed nursery. */

@@ -990,6 +990,7 @@ void gc_minor(lua_State *L, int reason, int inside_full)
         gc_nursery_foreach(gc, unpin_cb, NULL);
     }
     gc->pinned.n = 0;
+    gc->nursery.stretch = 0; /* (the frame's: its one collection came) */
     gc->minor_grey = gc->grey;
     gc->grey = cycle_grey;
     gc->grey_overflow = cycle_overflow;

@@ -16,6 +16,7 @@
  *   idle_minor.budget() -> bytes
  *   idle_minor.last_frame() -> bytes   the last finished frame allocated
  *                               in the nursery
+ *   idle_minor.minors() -> n    nursery collections so far
  */
 #include "lauxlib.h"
 #include "lua.h"
@@ -46,6 +47,12 @@ static int l_budget(lua_State *L)
     return 1;
 }
 
+static int l_minors(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)gc_state(L)->minors);
+    return 1;
+}
+
 static int l_last_frame(lua_State *L)
 {
     lua_pushinteger(L, (lua_Integer)gc_state(L)->frame_nursery_bytes);
@@ -55,7 +62,7 @@ static int l_last_frame(lua_State *L)
 int luaopen_idle_minor(lua_State *L)
 {
     static const luaL_Reg functions[] = {
-        { "idle", l_idle }, { "used", l_used }, { "budget", l_budget }, { "last_frame", l_last_frame },
+        { "idle", l_idle }, { "used", l_used }, { "budget", l_budget }, { "last_frame", l_last_frame }, { "minors", l_minors },
         { NULL, NULL },
     };
     luaL_newlib(L, functions);
