@@ -691,8 +691,8 @@ TIDE_INTERNAL void gc_free_object_parts(lua_State *L, GCObject *o);
 TIDE_INTERNAL size_t gc_release_retired(GCState *gc, size_t max_bytes);
 /* The major heap keeps room for the next nursery collection's promotion
  * written ahead (major_reserve); gc_reserve_for, until [deadline_ns]
- * (idle time). */
-TIDE_INTERNAL void gc_reserve_for(GCState *gc, uint64_t deadline_ns);
+ * (idle time), for a frame that promotes about [frame_promoted] bytes. */
+TIDE_INTERNAL void gc_reserve_for(GCState *gc, uint64_t frame_promoted, uint64_t deadline_ns);
 /* The allocation checkpoint's share of both (alloc.c), as one sweep-step
  * pause: a slice of the retired large blocks, a few blocks of room. */
 TIDE_INTERNAL void gc_checkpoint_step(GCState *gc);

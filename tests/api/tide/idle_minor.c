@@ -17,6 +17,9 @@
  *   idle_minor.last_frame() -> bytes   the last finished frame allocated
  *                               in the nursery
  *   idle_minor.minors() -> n    nursery collections so far
+ *   idle_minor.reserve() -> room, promoted   the major heap's room written
+ *                               ahead for promotion, and what the last
+ *                               finished frame promoted (bytes)
  */
 #include "lauxlib.h"
 #include "lua.h"
@@ -47,6 +50,16 @@ static int l_budget(lua_State *L)
     return 1;
 }
 
+/* The major heap's free blocks written ahead (the promotion reserve), in
+ * bytes of room, and what the last finished frame promoted. */
+static int l_reserve(lua_State *L)
+{
+    GCState *gc = gc_state(L);
+    lua_pushinteger(L, (lua_Integer)(major_warm_free_blocks(gc->major) * MAJOR_PAYLOAD));
+    lua_pushinteger(L, (lua_Integer)gc->stats.promoted_bytes);
+    return 2;
+}
+
 static int l_minors(lua_State *L)
 {
     lua_pushinteger(L, (lua_Integer)gc_state(L)->minors);
@@ -62,7 +75,7 @@ static int l_last_frame(lua_State *L)
 int luaopen_idle_minor(lua_State *L)
 {
     static const luaL_Reg functions[] = {
-        { "idle", l_idle }, { "used", l_used }, { "budget", l_budget }, { "last_frame", l_last_frame }, { "minors", l_minors },
+        { "idle", l_idle }, { "used", l_used }, { "budget", l_budget }, { "last_frame", l_last_frame }, { "minors", l_minors }, { "reserve", l_reserve },
         { NULL, NULL },
     };
     luaL_newlib(L, functions);

@@ -97,6 +97,32 @@ for i = 1, 6 do
 end
 print(debug_modes or in_frames == 0) -- expect: true
 
+-- 6. After a frame that promoted three budgets, idle time writes room
+-- for promotion ahead (sweep.c, idle_reserve_blocks): for a frame like it
+-- and a quarter more, with the next collection's room on top, which the
+-- allocation checkpoints keep in hand all along — so that a frame like it
+-- takes none of their steps (sweep-step pauses).
+local chain
+local function promote_share(share)
+    local want, total, last = im.budget() * share, 0, im.used()
+    local limit = debug_modes and 3000 or math.huge
+    while total < want and limit > 0 do
+        chain = { next = chain, n = total }
+        local used = im.used()
+        total = total + (used >= last and used - last or used)
+        last = used
+        limit = limit - 1
+    end
+end
+frame(function() promote_share(3) end)
+im.idle(50000)
+local room, promoted = im.reserve()
+print(debug_modes or promoted > 2 * im.budget()) -- expect: true
+print(debug_modes or room >= promoted + promoted // 4 + im.budget()) -- expect: true
+local length = 0
+while chain do length, chain = length + 1, chain.next end
+print(length > 0) -- expect: true
+
 -- What the frames kept survived the collections.
 local ok = true
 for i, t in ipairs(kept) do
