@@ -39,12 +39,14 @@ local function fill(share)
     end
 end
 
--- Allocate about [share] of the budget in the current frame.
-local function allocate_share(share)
+-- Allocate about [share] of the budget in the current frame, by calls of
+-- [make] (allocate, if nil).
+local function allocate_share(share, make)
+    make = make or allocate
     local want, total, last = im.budget() * share, 0, im.used()
     local limit = debug_modes and 3000 or math.huge
     while total < want and limit > 0 do
-        allocate()
+        make()
         local used = im.used()
         total = total + (used >= last and used - last or used)
         last = used
@@ -103,18 +105,7 @@ print(debug_modes or in_frames == 0) -- expect: true
 -- allocation checkpoints keep in hand all along — so that a frame like it
 -- takes none of their steps (sweep-step pauses).
 local chain
-local function promote_share(share)
-    local want, total, last = im.budget() * share, 0, im.used()
-    local limit = debug_modes and 3000 or math.huge
-    while total < want and limit > 0 do
-        chain = { next = chain, n = total }
-        local used = im.used()
-        total = total + (used >= last and used - last or used)
-        last = used
-        limit = limit - 1
-    end
-end
-frame(function() promote_share(3) end)
+frame(function() allocate_share(3, function() chain = { next = chain } end) end)
 im.idle(50000)
 local room, promoted = im.reserve()
 print(debug_modes or promoted > 2 * im.budget()) -- expect: true
