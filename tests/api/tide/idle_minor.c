@@ -17,9 +17,10 @@
  *   idle_minor.last_frame() -> bytes   the last finished frame allocated
  *                               in the nursery
  *   idle_minor.minors() -> n    nursery collections so far
- *   idle_minor.reserve() -> room, promoted   the major heap's room written
- *                               ahead for promotion, and what the last
- *                               finished frame promoted (bytes)
+ *   idle_minor.reserve() -> room, frame, all   the major heap's room
+ *                               written ahead for promotion, what the last
+ *                               finished frame promoted, and what every
+ *                               collection so far did (bytes)
  */
 #include "lauxlib.h"
 #include "lua.h"
@@ -57,7 +58,8 @@ static int l_reserve(lua_State *L)
     GCState *gc = gc_state(L);
     lua_pushinteger(L, (lua_Integer)(major_warm_free_blocks(gc->major) * MAJOR_PAYLOAD));
     lua_pushinteger(L, (lua_Integer)gc->stats.promoted_bytes);
-    return 2;
+    lua_pushinteger(L, (lua_Integer)gc->promoted);
+    return 3;
 }
 
 static int l_minors(lua_State *L)
