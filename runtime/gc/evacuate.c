@@ -483,6 +483,8 @@ static void copy_block(Evac *ev, EvacBlock *eb)
             o->flags |= GCF_FORWARDED;
             gc_forward_slot(o) = n;
             eb->moved[i >> 6] |= (uint64_t)1 << (i & 63);
+            /* the copy is old bytes too: the sweep takes the husk's off */
+            ev->gc->old += b->obj_size;
             ev->stats.objects++;
             ev->stats.bytes += b->obj_size;
         }
