@@ -134,7 +134,7 @@ GCObject *gc_alloc_old(GCState *gc, size_t size, int norefs, int promotion)
 {
     if (!promotion && over_limit(gc, size)) return NULL;
     if (promotion && size <= GC_LARGE_OBJECT) { /* the copy fills it */
-        GCObject *o = major_alloc_uninit(gc->major, size, norefs ? MAJOR_NOREFS : MAJOR_REFS);
+        GCObject *o = major_alloc_promotion(gc->major, size, norefs ? MAJOR_NOREFS : MAJOR_REFS);
         if (o == NULL) return NULL;
         o->age = GC_SPACE_MAJOR;
         gc->old += major_object_size(o);

@@ -637,9 +637,17 @@ static size_t prepare_some(MajorHeap *h, size_t max_arenas)
 
 /* A swept block of [kind]/[c] with a free slot, made current; NULL when no
  * memory can be had. */
-static MajorBlock *refill_(MajorHeap *h, int kind, int c)
+static MajorBlock *refill_(MajorHeap *h, int kind, int c, int promotion)
 {
     h->current[kind][c] = NULL; /* full: found again by the next begin_sweep */
+    /* A promotion takes a warm free block before it sweeps (see
+     * major_alloc_promotion): after a cycle's final pause, with every
+     * block unswept, collections in samples/world swept up to 513 blocks
+     * each this way, 35% more time per byte promoted. */
+    if (promotion && h->warm_free > 0 && h->avail[kind][c].head == NULL) {
+        MajorBlock *b = take_free_block(h, kind, c);
+        if (b != NULL) return h->current[kind][c] = b;
+    }
     size_t prepared = 0, swept = 0;
     for (;;) {
         MajorBlock *b = list_pop(&h->avail[kind][c]);
@@ -673,10 +681,10 @@ static MajorBlock *refill_(MajorHeap *h, int kind, int c)
     return h->current[kind][c] = b;
 }
 
-static MajorBlock *refill(MajorHeap *h, int kind, int c)
+static MajorBlock *refill(MajorHeap *h, int kind, int c, int promotion)
 {
     h->in_refill = 1;
-    MajorBlock *b = refill_(h, kind, c);
+    MajorBlock *b = refill_(h, kind, c, promotion);
     h->in_refill = 0;
     if (h->release_pending) {
         h->release_pending = 0;
@@ -732,29 +740,29 @@ static inline char *take_slot(MajorHeap *h, MajorBlock *b)
     return p;
 }
 
-static inline void *alloc_slot(MajorHeap *h, size_t n, int kind, int zero)
+static inline void *alloc_slot(MajorHeap *h, size_t n, int kind, int promotion)
 {
     if (n == 0 || n > MAJOR_MAX_OBJECT || (unsigned)kind >= MAJOR_KINDS) return NULL;
     int c = class_of(n);
     MajorBlock *b = h->current[kind][c];
     if (b == NULL || b->nfree == 0) {
-        b = refill(h, kind, c);
+        b = refill(h, kind, c, promotion);
         if (b == NULL) return NULL;
     }
     char *p = take_slot(h, b);
     h->slot_bytes += b->obj_size;
-    if (zero) memset(p, 0, b->obj_size);
+    if (!promotion) memset(p, 0, b->obj_size);
     return p;
 }
 
 void *major_alloc(MajorHeap *h, size_t n, int kind)
 {
-    return alloc_slot(h, n, kind, 1);
+    return alloc_slot(h, n, kind, 0);
 }
 
-void *major_alloc_uninit(MajorHeap *h, size_t n, int kind)
+void *major_alloc_promotion(MajorHeap *h, size_t n, int kind)
 {
-    return alloc_slot(h, n, kind, 0);
+    return alloc_slot(h, n, kind, 1);
 }
 
 /* --- finding objects ----------------------------------------------------------------------- */

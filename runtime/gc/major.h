@@ -198,9 +198,12 @@ TIDE_INTERNAL unsigned major_class_slots(int c);
  * 16-byte aligned; NULL when a new arena is needed and obtain refuses it.
  * May sweep blocks (calling on_free) and so free dead objects. */
 TIDE_INTERNAL void *major_alloc(MajorHeap *h, size_t n, int kind);
-/* The same, but the slot's contents are left as they are: for a caller
- * that overwrites all of it at once (a copy). */
-TIDE_INTERNAL void *major_alloc_uninit(MajorHeap *h, size_t n, int kind);
+/* The same for a nursery collection's promotion: the slot's contents are
+ * left as they are (the copy overwrites all of it), and when the class
+ * needs a block, one written ahead (major_reserve) is taken before any
+ * unswept block is swept — sweeping is the lazy sweep's work, for its
+ * steps and idle time, not the collection's pause. */
+TIDE_INTERNAL void *major_alloc_promotion(MajorHeap *h, size_t n, int kind);
 /* While on, new objects are born marked (during a concurrent mark). */
 TIDE_INTERNAL void major_set_allocate_black(MajorHeap *h, int on);
 

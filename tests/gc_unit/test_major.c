@@ -434,6 +434,40 @@ TEST(major_mark_sweep_random)
     destroy_heap(h, &ta);
 }
 
+/* A promotion takes a block written ahead (the reserve) before it sweeps
+ * an unswept block of its class; an ordinary allocation sweeps one. */
+TEST(major_promotion_takes_reserve_before_sweeping)
+{
+    TestAlloc ta = { 0 };
+    FreeLog fl = { 0 };
+    MajorHeap *h = new_heap(&ta, &fl, 0);
+    unsigned per_block = major_class_slots(major_class_of(64));
+    char **objs = calloc(2 * per_block, sizeof *objs);
+    for (unsigned i = 0; i < 2 * per_block; i++) {
+        objs[i] = major_alloc(h, 64, MAJOR_REFS);
+        put_id(objs[i], 1);
+        if (i % 2 == 0) major_mark(objs[i]); /* half of each block survives */
+    }
+    major_begin_sweep(h);
+    size_t unswept = major_unswept_count(h);
+    CHECK_INT(unswept, 2);
+    major_reserve(h, 4, 4);
+    CHECK(major_warm_free_blocks(h) >= 1);
+    char *p = major_alloc_promotion(h, 64, MAJOR_REFS);
+    CHECK(p != NULL);
+    CHECK_INT(major_unswept_count(h), unswept); /* nothing swept */
+    CHECK_INT(fl.calls, 0);
+    for (unsigned i = 0; i < 2 * per_block; i++) CHECK(major_block_of(p) != major_block_of(objs[i]));
+    /* without a reserve, a promotion sweeps as any allocation does */
+    for (unsigned i = 1; i < per_block; i++) major_alloc_promotion(h, 64, MAJOR_REFS); /* (fills the fresh block) */
+    while (major_warm_free_blocks(h) > 0) major_alloc(h, 4000, MAJOR_REFS); /* (other classes take the rest) */
+    major_alloc_promotion(h, 64, MAJOR_REFS);
+    CHECK_INT(major_unswept_count(h), unswept - 1);
+    CHECK_INT(fl.calls, per_block / 2);
+    free(objs);
+    destroy_heap(h, &ta);
+}
+
 TEST(major_lazy_sweep)
 {
     TestAlloc ta = { 0 };
