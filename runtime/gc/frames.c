@@ -188,18 +188,17 @@ static uint64_t compaction_estimate_ns(GCState *gc)
 }
 
 /* A nursery collection in idle time, when the nursery holds at least half
- * its budget, or less but too much to hold another frame like the last
- * one (but fits in an empty one, stretched: gc_nursery_stretch), and the
- * collection, at twice the cost per byte measured lately,
- * fits in what is left of the idle budget: the next frame then begins with
- * an empty nursery, and one of the collections it would have paused for
- * happens here, outside it. (What a frame made and still holds at its end
- * is what lives longest; collecting it at the frame boundary promotes
- * little that a later collection would have let die.) The second test
- * keeps collections in step with frames: without it a frame that
- * allocates nearly a budget, once one of its collections came in the
- * middle, ends with the nursery under half full, so that the next frame
- * fills it in its middle again, and every frame after pauses once
+ * its budget, or less but too much for another frame like the last one
+ * (gc_nursery_frame_would_collect), and the collection, at twice the cost
+ * per byte measured lately, fits in what is left of the idle budget: the
+ * next frame then begins with an empty nursery, and one of the collections
+ * it would have paused for happens here, outside it. (What a frame made
+ * and still holds at its end is what lives longest; collecting it at the
+ * frame boundary promotes little that a later collection would have let
+ * die.) The second test keeps collections in step with frames: without it
+ * a frame that allocates nearly a budget, once one of its collections came
+ * in the middle, ends with the nursery under half full, so that the next
+ * frame fills it in its middle again, and every frame after pauses once
  * (samples/world in low-latency mode on a slower run: one in-frame
  * collection a frame for 1,700 frames, none in the others). */
 #define IDLE_MINOR_FIXED_NS ((uint64_t)50 * 1000)
@@ -209,9 +208,7 @@ static void idle_minor(lua_State *L, GCState *gc, uint64_t deadline)
     Nursery *ns = &gc->nursery;
     if (ns->raw == NULL || ns->ns_per_byte <= 0) return;
     size_t used = gc_nursery_used(gc);
-    size_t next = gc->frame_nursery_bytes; /* the next frame's, if like the last */
-    if (used == 0 || (used < ns->budget / 2 && (used + next <= ns->budget || next > gc_nursery_frame_limit(gc))))
-        return;
+    if (used == 0 || (used < ns->budget / 2 && !gc_nursery_frame_would_collect(gc, gc->frame_nursery_bytes))) return;
     uint64_t now = gc_now_ns();
     double estimate = 2 * ns->ns_per_byte * (double)used + (double)IDLE_MINOR_FIXED_NS;
     if (now >= deadline || estimate > (double)(deadline - now)) return;

@@ -436,13 +436,14 @@ TIDE_INTERNAL void gc_nursery_adapt(GCState *gc, size_t allocated, uint64_t fixe
 /* Bytes the budget (and the frame's stretch) still allow before the next
  * nursery collection. */
 TIDE_INTERNAL size_t gc_nursery_room(GCState *gc);
-/* The most a frame may allocate in the nursery and still leave its one
- * collection to the idle time after it (gc_nursery_stretch). */
-TIDE_INTERNAL size_t gc_nursery_frame_limit(GCState *gc);
 /* A frame begins that will allocate about [expected] bytes in the nursery
  * (what the last one did): stretch the budget so that it can, if that
  * takes little more than the budget. */
 TIDE_INTERNAL void gc_nursery_stretch(GCState *gc, size_t expected);
+/* Would a frame that allocates [expected] bytes collect in its middle,
+ * from what the nursery holds now, where from an empty one (stretched) it
+ * would not? Then idle time collects it first (frames.c, idle_minor). */
+TIDE_INTERNAL int gc_nursery_frame_would_collect(GCState *gc, size_t expected);
 /* The size of the object or filler at [p] in a sealed nursery. */
 TIDE_INTERNAL size_t gc_nursery_object_span(const GCObject *o);
 /* Call [fn] on every object (not fillers) of the sealed nursery. */

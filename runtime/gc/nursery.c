@@ -151,7 +151,9 @@ size_t gc_nursery_room(GCState *gc)
  * at the worst cost lately). */
 #define FRAME_STRETCH_MAX 4 /* a quarter */
 
-size_t gc_nursery_frame_limit(GCState *gc)
+/* The most a frame may allocate and still leave its one collection to the
+ * idle time after it. */
+static size_t frame_limit(GCState *gc)
 {
     Nursery *ns = &gc->nursery;
     size_t region = (size_t)(ns->hi - ns->lo), most = region - region / 8;
@@ -165,7 +167,12 @@ void gc_nursery_stretch(GCState *gc, size_t expected)
     ns->stretch = 0;
     if (ns->raw == NULL || gc->minor_target_ns == 0) return;
     size_t want = gc_nursery_used(gc) + expected + expected / 16; /* (a margin for a larger frame) */
-    if (want > ns->budget && want <= gc_nursery_frame_limit(gc)) ns->stretch = want - ns->budget;
+    if (want > ns->budget && want <= frame_limit(gc)) ns->stretch = want - ns->budget;
+}
+
+int gc_nursery_frame_would_collect(GCState *gc, size_t expected)
+{
+    return gc_nursery_used(gc) + expected > gc->nursery.budget && expected <= frame_limit(gc);
 }
 
 int gc_nursery_refill(GCState *gc, size_t n)
