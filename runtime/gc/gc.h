@@ -93,14 +93,16 @@ static inline GCObject *gc_new(lua_State *L, int tt, size_t size)
 }
 /* A new full userdata-sized object that never moves (userdata, threads). */
 TIDE_INTERNAL GCObject *gc_new_pinned(lua_State *L, int tt, size_t size);
-/* Table storage: a Part of [nbytes] payload (zeroed) holding [kind]
- * (PART_ARRAY: TValues; PART_NODES: Nodes); returns the payload. Unlike
- * other objects born old, storage born old is not remembered whole: what
- * fills it without barriers must remember the young values it stores. */
+/* Table storage for [owner]: a Part of [nbytes] payload (zeroed) holding
+ * [kind] (PART_ARRAY: TValues; PART_NODES: Nodes), to replace storage of
+ * [replaced] bytes (0: none); returns the payload. Storage that grows an
+ * old table is born old (alloc.c). Unlike other objects born old, storage
+ * born old is not remembered whole: what fills it without barriers must
+ * remember the young values it stores. */
 #define PART_ARRAY 1
 #define PART_NODES 2
 #define PART_RELEASED 3 /* given back by gc_release_part: never scanned */
-TIDE_INTERNAL void *gc_new_part(lua_State *L, size_t nbytes, int kind);
+TIDE_INTERNAL void *gc_new_part(lua_State *L, const Table *owner, size_t nbytes, size_t replaced, int kind);
 /* The table no longer uses this storage. The collector frees it now or when
  * it is safe (never while a concurrent mark may read it). */
 TIDE_INTERNAL void gc_release_part(lua_State *L, void *payload);

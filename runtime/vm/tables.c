@@ -403,16 +403,17 @@ void tab_resize(lua_State *L, Table *t, unsigned int nasize, unsigned int nhsize
      * (pinned) meanwhile. */
     Node *newnode = &tab_dummynode_;
     int lsize = 0;
+    unsigned int oldasize = t->asize;
+    size_t oldnbytes = tab_isdummy(t) ? 0 : (size_t)sizenode(t) * sizeof(Node);
     if (nhsize > 0) {
         lsize = conv_ceillog2(nhsize);
         if (lsize > MAXHBITS) dbg_runerror(L, "table overflow");
-        newnode = gc_new_part(L, ((size_t)1 << lsize) * sizeof(Node), PART_NODES);
+        newnode = gc_new_part(L, t, ((size_t)1 << lsize) * sizeof(Node), oldnbytes, PART_NODES);
     }
-    unsigned int oldasize = t->asize;
     TValue *oldarray = t->array;
     TValue *newarray = oldarray;
     if (nasize != oldasize) {
-        newarray = nasize > 0 ? gc_new_part(L, (size_t)nasize * sizeof(TValue), PART_ARRAY) : NULL;
+        newarray = nasize > 0 ? gc_new_part(L, t, (size_t)nasize * sizeof(TValue), (size_t)oldasize * sizeof(TValue), PART_ARRAY) : NULL;
         /* zeroed memory is nil: only the kept slots need copying */
         unsigned int kept = nasize < oldasize ? nasize : oldasize;
         if (kept > 0) memcpy(newarray, oldarray, (size_t)kept * sizeof(TValue));

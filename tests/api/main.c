@@ -46,7 +46,8 @@
     X(prefault)             \
     X(sweep_end)             \
     X(idle_minor)            \
-    X(idle_assist)
+    X(idle_assist)           \
+    X(storage)
 #else
 #define TIDE_API_MODULES(X)
 #endif
