@@ -404,11 +404,11 @@ void tab_resize(lua_State *L, Table *t, unsigned int nasize, unsigned int nhsize
     Node *newnode = &tab_dummynode_;
     int lsize = 0;
     unsigned int oldasize = t->asize;
-    size_t oldnbytes = tab_isdummy(t) ? 0 : (size_t)sizenode(t) * sizeof(Node);
+    unsigned int oldnsize = tab_isdummy(t) ? 0 : sizenode(t);
     if (nhsize > 0) {
         lsize = conv_ceillog2(nhsize);
         if (lsize > MAXHBITS) dbg_runerror(L, "table overflow");
-        newnode = gc_new_part(L, t, ((size_t)1 << lsize) * sizeof(Node), oldnbytes, PART_NODES);
+        newnode = gc_new_part(L, t, ((size_t)1 << lsize) * sizeof(Node), (size_t)oldnsize * sizeof(Node), PART_NODES);
     }
     TValue *oldarray = t->array;
     TValue *newarray = oldarray;
@@ -418,8 +418,7 @@ void tab_resize(lua_State *L, Table *t, unsigned int nasize, unsigned int nhsize
         unsigned int kept = nasize < oldasize ? nasize : oldasize;
         if (kept > 0) memcpy(newarray, oldarray, (size_t)kept * sizeof(TValue));
     }
-    Node *oldnode = t->node;
-    unsigned int oldnsize = tab_isdummy(t) ? 0 : sizenode(t);
+    Node *oldnode = t->node; /* (read after the allocations: a collection may have moved it) */
     /* While a cycle marks, the entries move to new storage without the
      * snapshot barrier (and a marker part-way through the table would
      * find them at other positions): they are handed to the marker first.
