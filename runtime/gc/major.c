@@ -693,53 +693,6 @@ static MajorBlock *refill(MajorHeap *h, int kind, int c, int promotion)
     return b;
 }
 
-/* Slot [i] of [b] now holds an object. Under black allocation its mark is
- * set first, and the allocated bit published after it (release): a
- * concurrent marker that finds the bit set (major_view_object, acquire)
- * finds the mark too, and never takes an object being made for one of the
- * snapshot's.
- *
- * A concurrent marker sets marks in any block that holds an object not
- * yet marked, so setting one here is an atomic read-modify-write — except
- * in a block taken empty since black allocation began (black_epoch): every
- * object in it was marked when made and its free slots are named by
- * nothing, so a marker only ever reads its mark words (major_mark_atomic
- * tests before it writes), and a plain load and store is enough. That is
- * nearly every promotion while a cycle marks; the locked instruction was
- * half the cost of a promotion's allocation (bench/gc: perf annotate). */
-static inline void set_allocated(MajorHeap *h, MajorBlock *b, unsigned i)
-{
-    uint64_t bit = (uint64_t)1 << (i & 63);
-    if (h->allocate_black) {
-        _Atomic uint64_t *w = &b->mark[i >> 6];
-        if (b->black_epoch == h->black_epoch)
-            atomic_store_explicit(w, atomic_load_explicit(w, memory_order_relaxed) | bit, memory_order_relaxed);
-        else
-            atomic_fetch_or_explicit(w, bit, memory_order_relaxed);
-    }
-    __atomic_store_n(&b->alloc[i >> 6], b->alloc[i >> 6] | bit, __ATOMIC_RELEASE);
-}
-
-/* A free slot of the swept block [b] (nfree > 0), allocated: the free
- * list's next, or else the next slot never handed out. */
-static inline char *take_slot(MajorHeap *h, MajorBlock *b)
-{
-    lua_assert(b->state == MAJOR_BLOCK_SWEPT && b->nfree > 0);
-    char *p = b->free_list;
-    unsigned i;
-    if (p != NULL) {
-        memcpy(&b->free_list, p, sizeof(void *));
-        i = major_slot_of(b, p);
-    } else {
-        lua_assert(b->bump < b->count);
-        i = b->bump++;
-        p = (char *)b + MAJOR_OBJ_START + (size_t)i * b->obj_size;
-    }
-    b->nfree--;
-    set_allocated(h, b, i);
-    return p;
-}
-
 static inline void *alloc_slot(MajorHeap *h, size_t n, int kind, int promotion)
 {
     if (n == 0 || n > MAJOR_MAX_OBJECT || (unsigned)kind >= MAJOR_KINDS) return NULL;
@@ -749,7 +702,7 @@ static inline void *alloc_slot(MajorHeap *h, size_t n, int kind, int promotion)
         b = refill(h, kind, c, promotion);
         if (b == NULL) return NULL;
     }
-    char *p = take_slot(h, b);
+    char *p = major_take_slot(b, h->allocate_black, h->black_epoch);
     h->slot_bytes += b->obj_size;
     if (!promotion) memset(p, 0, b->obj_size);
     return p;
@@ -763,6 +716,17 @@ void *major_alloc(MajorHeap *h, size_t n, int kind)
 void *major_alloc_promotion(MajorHeap *h, size_t n, int kind)
 {
     return alloc_slot(h, n, kind, 1);
+}
+
+void major_black_state(const MajorHeap *h, int *black, uint32_t *black_epoch)
+{
+    *black = h->allocate_black;
+    *black_epoch = h->black_epoch;
+}
+
+void major_add_slot_bytes(MajorHeap *h, size_t bytes)
+{
+    h->slot_bytes += bytes;
 }
 
 /* --- finding objects ----------------------------------------------------------------------- */
@@ -1073,7 +1037,7 @@ void *major_alloc_in_class(MajorHeap *h, int c, int kind, int grow)
         if (b == NULL) return NULL;
         h->current[kind][c] = b;
     }
-    char *p = take_slot(h, b);
+    char *p = major_take_slot(b, h->allocate_black, h->black_epoch);
     h->slot_bytes += b->obj_size;
     return p;
 }

@@ -48,6 +48,12 @@
 #include "gc_internal.h"
 #include "../vm/funcs.h"
 
+/* The promotion front's sizes, in 16-byte steps: up to 4096 bytes (larger
+ * young objects, which the allocation's fast path takes when they fit its
+ * window, are few, and may go to the large-object space). */
+#define FRONT_MAX ((size_t)4096)
+#define FRONT_SIZES (FRONT_MAX / 16 + 1)
+
 /* References counted from old objects to one pinned object (cementing). */
 typedef struct CementCount {
     GCObject *o;
@@ -69,6 +75,16 @@ typedef struct Minor {
     size_t stack_slots;  /* stack slots scanned, and cleared above the live ones (trace) */
     size_t stack_cleared;
     uint64_t stacks_ns;  /* time on the threads' stacks (nursery.c's budget) */
+    /* The promotion front: per kind (refs, none) and size in 16-byte
+     * steps, the major block the last copy of that size went to, taken
+     * from inline while it has room (major_take_slot); the bytes taken so
+     * are counted in front_bytes and added to the heap's at the end. Half
+     * the cost of a copy was the two calls and the class lookup of each
+     * promotion's allocation (samples/world's generating frames, perf). */
+    MajorBlock *front[MAJOR_KINDS][FRONT_SIZES];
+    size_t front_bytes;
+    int black;           /* the major heap's black allocation, for the front */
+    uint32_t black_epoch;
 } Minor;
 
 #define young(m, p) gc_isyoung((m)->g, (p))
@@ -89,11 +105,41 @@ static void pin_cb(void *ud, GCObject *o)
     pin(ud, o);
 }
 
+/* Room in the major heap for a copy of [size] bytes; NULL if there is none. */
+static inline GCObject *alloc_copy(Minor *m, size_t size, int isstring)
+{
+    if (size > FRONT_MAX) return gc_alloc_old(m->gc, size, isstring, 1);
+    MajorBlock **front = &m->front[isstring ? MAJOR_NOREFS : MAJOR_REFS][(size + 15) >> 4];
+    MajorBlock *b = *front;
+    if (b != NULL && b->nfree > 0) {
+        GCObject *n = major_take_slot(b, m->black, m->black_epoch);
+        n->age = GC_SPACE_MAJOR;
+        m->front_bytes += b->obj_size;
+        return n;
+    }
+    GCObject *n = gc_alloc_old(m->gc, size, isstring, 1); /* (counted there) */
+    if (n != NULL) {
+        lua_assert(n->age == GC_SPACE_MAJOR);
+        *front = major_block_of(n);
+    }
+    return n;
+}
+
+/* The bytes the front took, now the heap's. */
+static void front_done(Minor *m)
+{
+    GCState *gc = m->gc;
+    gc->old += m->front_bytes;
+    gc->old_added += m->front_bytes;
+    major_add_slot_bytes(gc->major, m->front_bytes);
+    m->front_bytes = 0;
+}
+
 static GCObject *promote(Minor *m, GCObject *o)
 {
     size_t size = gc_object_size(o);
     int isstring = novariant(o->tt) == LUA_TSTRING;
-    GCObject *n = gc_alloc_old(m->gc, size, isstring, 1);
+    GCObject *n = alloc_copy(m, size, isstring);
     if (n == NULL) { /* no memory: it stays young */
         pin(m, o);
         return o;
@@ -939,6 +985,7 @@ void gc_minor(lua_State *L, int reason, int inside_full)
     m.g = G(L);
     m.running = L;
     m.aging = gc->aging && !inside_full; /* a full collection empties the nursery */
+    major_black_state(gc->major, &m.black, &m.black_epoch);
     gc->pinned.n = 0;
     /* The grey stack of a major cycle that is marking waits (cycle.c): this
      * collection uses a stack of its own. */
@@ -976,6 +1023,7 @@ void gc_minor(lua_State *L, int reason, int inside_full)
     gc_handles_foreach_kind(gc, HANDLE_WEAK, weak_handle_cb, &m);
     separate_finalizable(&m);
     gc_handles_foreach_kind(gc, HANDLE_WEAK_TRACK, weak_handle_cb, &m);
+    front_done(&m); /* (the last copy was made above) */
     scaled_start = gc_now_ns();
     fix_string_table(&m);
     uint64_t strings_ns = gc_now_ns() - scaled_start;

@@ -47,7 +47,8 @@
     X(sweep_end)             \
     X(idle_minor)            \
     X(idle_assist)           \
-    X(storage)
+    X(storage)              \
+    X(promotion)
 #else
 #define TIDE_API_MODULES(X)
 #endif
