@@ -11,6 +11,10 @@
  *   stopped_threads.listed() -> integer    threads on the dirty list
  *                                          (-1: the list was lost and
  *                                          every thread is visited)
+ *   stopped_threads.shape(co) -> above, floor
+ *       how many slots above co's live ones (its top, or its Lua frame's
+ *       top) the next collection would clear (state.h, stack_hwm), and
+ *       the slot its scan would begin at (young_floor)
  */
 #include "lauxlib.h"
 #include "lua.h"
@@ -32,11 +36,24 @@ static int l_listed(lua_State *L)
     return 1;
 }
 
+static int l_shape(lua_State *L)
+{
+    lua_State *co = lua_tothread(L, 1);
+    luaL_argexpected(L, co != NULL, 1, "thread");
+    StkId bound = co->top;
+    if (isLua(co->ci) && co->ci->top > bound) bound = co->ci->top;
+    lua_Integer live = (lua_Integer)(bound - co->stack);
+    lua_pushinteger(L, (lua_Integer)co->stack_hwm > live ? (lua_Integer)co->stack_hwm - live : 0);
+    lua_pushinteger(L, (lua_Integer)co->young_floor);
+    return 2;
+}
+
 int luaopen_stopped_threads(lua_State *L)
 {
     static const luaL_Reg functions[] = {
         { "clean", l_clean },
         { "listed", l_listed },
+        { "shape", l_shape },
         { NULL, NULL },
     };
     luaL_newlib(L, functions);

@@ -162,3 +162,28 @@ print("failed", ok, err.code, failed_clean)                -- expect: failed	fal
 churn()
 collectgarbage()
 print("dead and clean", st.clean(done), st.clean(failed))  -- expect: dead and clean	true	true
+
+-- 7. A coroutine left listed (young locals) is still made ready for the
+-- collection when its resume returns, while its stack is in the cache:
+-- cleared above its live slots (a deep call had used 200 of them) and its
+-- floor raised to its frame, so that the collection reads only its live
+-- slots. Its young objects survive the collections that follow.
+local function deep(n)
+    if n == 0 then return 0 end
+    return deep(n - 1) + 1
+end
+local function starter_body()
+    local depth = deep(200)
+    local mine = { "mine", depth }
+    yield()
+    return mine[1], mine[2]
+end
+local starter = create(starter_body)
+collectgarbage()
+collectgarbage() -- (the body and the coroutine are old)
+resume(starter)
+local above, floor = st.shape(starter)
+print("listed, cleared above, floor raised", st.clean(starter), above, floor > 0)
+-- expect: listed, cleared above, floor raised	false	0	true
+churn()
+print("its locals", select(2, resume(starter)))            -- expect: its locals	mine	200
