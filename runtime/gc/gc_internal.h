@@ -440,6 +440,8 @@ TIDE_INTERNAL size_t gc_nursery_room(GCState *gc);
  * (what the last one did): stretch the budget so that it can, if that
  * takes little more than the budget. */
 TIDE_INTERNAL void gc_nursery_stretch(GCState *gc, size_t expected);
+/* The same for the first frame, which has no last one: the whole stretch. */
+TIDE_INTERNAL void gc_nursery_stretch_first(GCState *gc);
 /* Would a frame that allocates [expected] bytes collect in its middle,
  * from what the nursery holds now, where from an empty one (stretched) it
  * would not? Then idle time collects it first (frames.c, idle_minor). */
