@@ -367,37 +367,6 @@ void gc_fix(lua_State *L, GCObject *o)
     o->flags |= GCF_FIXED;
 }
 
-size_t gc_object_size(const GCObject *o)
-{
-    switch (o->tt) {
-    case HT_SHRSTR:
-        return sizelstring(((const TString *)o)->shrlen);
-    case HT_LNGSTR:
-        return sizelstring(((const TString *)o)->u.lnglen);
-    case HT_TABLE:
-        return sizeof(Table);
-    case HT_LCL:
-        return sizeLclosure(((const LClosure *)o)->nupvalues);
-    case HT_CCL:
-        return sizeCclosure(((const CClosure *)o)->nupvalues);
-    case HT_UDATA:
-        return sizeudata(((const Udata *)o)->nuvalue, ((const Udata *)o)->len);
-    case HT_THREAD:
-        return sizeof(lua_State);
-    case HT_PROTO:
-        return sizeof(Proto);
-    case HT_UPVAL:
-        return sizeof(UpVal);
-    case HT_PART:
-        return sizeof(Part) + ((const Part *)o)->nbytes;
-    case HT_FILLER:
-        return o->idhash;
-    default:
-        lua_assert(0);
-        return sizeof(GCObject);
-    }
-}
-
 uint32_t gc_assign_identity(lua_State *L, GCObject *o)
 {
     GlobalState *g = G(L);

@@ -301,9 +301,6 @@ TIDE_INTERNAL uint32_t gc_assign_identity(lua_State *L, GCObject *o);
  * marked again, as in Lua 5.4. Never allocates, never raises. */
 TIDE_INTERNAL void gc_checkfinalizer(lua_State *L, GCObject *o, Table *mt);
 
-/* Size in bytes of any object (for heap walks and accounting). */
-TIDE_INTERNAL size_t gc_object_size(const GCObject *o);
-
 /* Memory limit (tide.h, `tide --memory-limit`): allocation beyond [bytes]
  * of heap fails as out of memory. 0 = no limit. */
 TIDE_INTERNAL void gc_set_memory_limit(lua_State *L, size_t bytes);

@@ -79,6 +79,39 @@
 /* The forwarding address of a moved object, in its first payload word. */
 #define gc_forward_slot(o) (*(GCObject **)(void *)((char *)(o) + sizeof(GCObject)))
 
+/* Size in bytes of any object (heap walks, copies, accounting): inline,
+ * since every copy a nursery collection makes asks it. */
+static inline size_t gc_object_size(const GCObject *o)
+{
+    switch (o->tt) {
+    case HT_SHRSTR:
+        return sizelstring(((const TString *)o)->shrlen);
+    case HT_LNGSTR:
+        return sizelstring(((const TString *)o)->u.lnglen);
+    case HT_TABLE:
+        return sizeof(Table);
+    case HT_LCL:
+        return sizeLclosure(((const LClosure *)o)->nupvalues);
+    case HT_CCL:
+        return sizeCclosure(((const CClosure *)o)->nupvalues);
+    case HT_UDATA:
+        return sizeudata(((const Udata *)o)->nuvalue, ((const Udata *)o)->len);
+    case HT_THREAD:
+        return sizeof(lua_State);
+    case HT_PROTO:
+        return sizeof(Proto);
+    case HT_UPVAL:
+        return sizeof(UpVal);
+    case HT_PART:
+        return sizeof(Part) + ((const Part *)o)->nbytes;
+    case HT_FILLER:
+        return o->idhash;
+    default:
+        lua_assert(0);
+        return sizeof(GCObject);
+    }
+}
+
 /* --- pacing --------------------------------------------------------------------- */
 /* The heap may grow by at least this much between collections, however
  * small the live size (the "floor" that keeps small heaps from collecting

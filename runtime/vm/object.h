@@ -11,7 +11,7 @@
  *    pointers to them and into their stacks/payloads).
  *
  * Every object starts with a GCObject header. An object's size is a function
- * of its header and fields (gc_object_size in gc/gc.h), so a heap can be
+ * of its header and fields (gc_object_size in gc/gc_internal.h), so a heap can be
  * walked linearly.
  */
 #ifndef TIDE_VM_OBJECT_H
