@@ -21,9 +21,6 @@
 /* The largest request an object or block may make (keeps intptr_t
  * arithmetic on sizes safe). */
 #define GC_MAX_BLOCK ((size_t)PTRDIFF_MAX / 2)
-/* Young objects are at most this big (and at most an eighth of the
- * nursery): bigger ones are born old rather than copied. */
-#define GC_YOUNG_MAX ((size_t)4096)
 
 /* --- accounting ------------------------------------------------------------ */
 

@@ -208,11 +208,7 @@ static void idle_minor(lua_State *L, GCState *gc, uint64_t deadline)
     Nursery *ns = &gc->nursery;
     if (ns->raw == NULL || ns->ns_per_byte <= 0) return;
     size_t used = gc_nursery_used(gc);
-    /* (before the first frame, whatever the loading left: the first frame
-     * begins empty, with its whole stretch, gc_nursery_stretch_first) */
-    if (used == 0 || (gc->frame != 0 && used < ns->budget / 2 &&
-                      !gc_nursery_frame_would_collect(gc, gc->frame_nursery_bytes)))
-        return;
+    if (used == 0 || (used < ns->budget / 2 && !gc_nursery_frame_would_collect(gc, gc->frame_nursery_bytes))) return;
     uint64_t now = gc_now_ns();
     double estimate = 2 * ns->ns_per_byte * (double)used + (double)IDLE_MINOR_FIXED_NS;
     if (now >= deadline || estimate > (double)(deadline - now)) return;
@@ -289,10 +285,7 @@ TIDE_API void tide_frame_begin(lua_State *L)
     gc->frame_alloc_start = gc->allocated + gc_nursery_used(gc);
     gc->frame_nursery_start = gc->nursery_allocated + gc_nursery_used(gc);
     gc->frame_promoted_start = gc->promoted;
-    if (gc->frame == 1)
-        gc_nursery_stretch_first(gc);
-    else
-        gc_nursery_stretch(gc, gc->frame_nursery_bytes);
+    gc_nursery_stretch(gc, gc->frame_nursery_bytes);
     int safe = !call_in_progress(L);
     if (gc_cycles_on(gc)) {
         if (gc->frame == 1) gc_worker_prepare(gc); /* the thread's start is no pause's */

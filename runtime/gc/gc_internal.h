@@ -76,6 +76,10 @@
 /* Header type of a nursery filler: the bytes [o, o + o->idhash) are free. */
 #define HT_FILLER 0x3F
 #define gc_isfixed(o) (((o)->flags & GCF_FIXED) != 0)
+/* The slow path makes young objects at most this big (and at most an
+ * eighth of the nursery): bigger ones are born old rather than copied
+ * (alloc.c). The fast path takes any that fit its window. */
+#define GC_YOUNG_MAX ((size_t)4096)
 /* The forwarding address of a moved object, in its first payload word. */
 #define gc_forward_slot(o) (*(GCObject **)(void *)((char *)(o) + sizeof(GCObject)))
 
@@ -471,13 +475,14 @@ TIDE_INTERNAL void gc_nursery_adapt(GCState *gc, size_t allocated, uint64_t fixe
 TIDE_INTERNAL size_t gc_nursery_room(GCState *gc);
 /* A frame begins that will allocate about [expected] bytes in the nursery
  * (what the last one did): stretch the budget so that it can, if that
- * takes little more than the budget. */
+ * takes little more than the budget; the first frame, with no last one,
+ * gets the whole stretch. */
 TIDE_INTERNAL void gc_nursery_stretch(GCState *gc, size_t expected);
-/* The same for the first frame, which has no last one: the whole stretch. */
-TIDE_INTERNAL void gc_nursery_stretch_first(GCState *gc);
 /* Would a frame that allocates [expected] bytes collect in its middle,
  * from what the nursery holds now, where from an empty one (stretched) it
- * would not? Then idle time collects it first (frames.c, idle_minor). */
+ * would not? Then idle time collects it first (frames.c, idle_minor).
+ * Before the first frame, whatever the nursery holds: the first frame
+ * begins empty. */
 TIDE_INTERNAL int gc_nursery_frame_would_collect(GCState *gc, size_t expected);
 /* The size of the object or filler at [p] in a sealed nursery. */
 TIDE_INTERNAL size_t gc_nursery_object_span(const GCObject *o);

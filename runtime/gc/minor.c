@@ -48,10 +48,10 @@
 #include "gc_internal.h"
 #include "../vm/funcs.h"
 
-/* The promotion front's sizes, in 16-byte steps: up to 4096 bytes (larger
- * young objects, which the allocation's fast path takes when they fit its
+/* The promotion front's sizes, in 16-byte steps: those the slow path keeps
+ * young (larger young objects, which the fast path takes when they fit its
  * window, are few, and may go to the large-object space). */
-#define FRONT_MAX ((size_t)4096)
+#define FRONT_MAX GC_YOUNG_MAX
 #define FRONT_SIZES (FRONT_MAX / 16 + 1)
 
 /* References counted from old objects to one pinned object (cementing). */

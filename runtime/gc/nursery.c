@@ -161,30 +161,25 @@ static size_t frame_limit(GCState *gc)
     return limit < most ? limit : most;
 }
 
+/* The first frame has no last frame to go by, and is often the largest
+ * of a level (its scripts start: samples/coroutines' first frame makes 820
+ * KB against budgets of 590-760 KB, and paused 0.3-0.6 ms in its middle
+ * for it): it may take the whole stretch, and begins with an empty
+ * nursery — idle time before it collects whatever the loading left. */
 void gc_nursery_stretch(GCState *gc, size_t expected)
 {
     Nursery *ns = &gc->nursery;
     ns->stretch = 0;
     if (ns->raw == NULL || gc->minor_target_ns == 0) return;
-    size_t want = gc_nursery_used(gc) + expected + expected / 16; /* (a margin for a larger frame) */
-    if (want > ns->budget && want <= frame_limit(gc)) ns->stretch = want - ns->budget;
-}
-
-/* The first frame has no last frame to go by, and is often the largest
- * of a level (its scripts start: samples/coroutines' first frame makes 820
- * KB against budgets of 590-760 KB, and paused 0.3-0.6 ms in its middle
- * for it): it may take the whole stretch. */
-void gc_nursery_stretch_first(GCState *gc)
-{
-    Nursery *ns = &gc->nursery;
-    ns->stretch = 0;
-    if (ns->raw == NULL || gc->minor_target_ns == 0) return;
     size_t limit = frame_limit(gc);
-    if (limit > ns->budget) ns->stretch = limit - ns->budget;
+    size_t want = gc->frame == 1 ? limit /* (the first frame) */
+                                 : gc_nursery_used(gc) + expected + expected / 16; /* (a margin for a larger frame) */
+    if (want > ns->budget && want <= limit) ns->stretch = want - ns->budget;
 }
 
 int gc_nursery_frame_would_collect(GCState *gc, size_t expected)
 {
+    if (gc->frame == 0) return gc_nursery_used(gc) > 0; /* (before the first frame) */
     return gc_nursery_used(gc) + expected > gc->nursery.budget && expected <= frame_limit(gc);
 }
 

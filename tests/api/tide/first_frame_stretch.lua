@@ -1,9 +1,9 @@
 -- API test (libtide only, white-box): the first frame has no last frame to
 -- size its stretch by, so it may take the whole stretch — a quarter past
 -- the nursery's budget — before it collects (nursery.c,
--- gc_nursery_stretch_first); and the idle time before it collects
--- whatever the loading left in the nursery, so that it begins empty
--- (frames.c, idle_minor). A later frame after one that allocated nothing
+-- gc_nursery_stretch); and the idle time before it collects whatever the
+-- loading left in the nursery, so that it begins empty (frames.c,
+-- idle_minor; nursery.c, gc_nursery_frame_would_collect). A later frame after one that allocated nothing
 -- has no stretch: the same allocation collects in its middle. Under the
 -- runner's debug columns, which collect every few allocations, only the
 -- survival of what the frames keep is checked.
@@ -17,15 +17,12 @@ local function allocate()
     local t = { n, n + 1, n + 2 }
     if n % 8 == 0 then kept[#kept + 1] = t end
 end
--- Allocate [bytes] in the nursery, counting across collections.
+-- Allocate [bytes] in the nursery, across collections.
 local function allocate_bytes(bytes)
-    local last, total = im.used(), 0
+    local start = im.allocated()
     local limit = debug_modes and 3000 or math.huge -- (verification at every collection is slow)
-    while total < bytes and limit > 0 do
+    while im.allocated() - start < bytes and limit > 0 do
         allocate()
-        local used = im.used()
-        total = total + (used >= last and used - last or used)
-        last = used
         limit = limit - 1
     end
 end

@@ -13,13 +13,10 @@ local debug_modes = os.getenv("TIDE_GC_DEBUG") ~= nil
 -- Loading: about 2 MB kept, on a list (a growing array would retire
 -- large storage, which is given back by other steps).
 local chain, n = nil, 0
-local last, total = im.used(), 0
-while total < 2 * 1024 * 1024 and (not debug_modes or n < 3000) do
+local start = im.allocated()
+while im.allocated() - start < 2 * 1024 * 1024 and (not debug_modes or n < 3000) do
     n = n + 1
     chain = { next = chain, n = n }
-    local used = im.used()
-    total = total + (used >= last and used - last or used)
-    last = used
 end
 
 im.idle(50000)

@@ -13,6 +13,8 @@
  *                               nursery collections it made
  *   idle_minor.used() -> bytes  allocated in the nursery since its last
  *                               collection
+ *   idle_minor.allocated() -> bytes    allocated in the nursery in all
+ *                               (across collections)
  *   idle_minor.budget() -> bytes
  *   idle_minor.last_frame() -> bytes   the last finished frame allocated
  *                               in the nursery
@@ -42,6 +44,13 @@ static int l_idle(lua_State *L)
 static int l_used(lua_State *L)
 {
     lua_pushinteger(L, (lua_Integer)gc_nursery_used(gc_state(L)));
+    return 1;
+}
+
+static int l_allocated(lua_State *L)
+{
+    GCState *gc = gc_state(L);
+    lua_pushinteger(L, (lua_Integer)(gc->nursery_allocated + gc_nursery_used(gc)));
     return 1;
 }
 
@@ -77,7 +86,7 @@ static int l_last_frame(lua_State *L)
 int luaopen_idle_minor(lua_State *L)
 {
     static const luaL_Reg functions[] = {
-        { "idle", l_idle }, { "used", l_used }, { "budget", l_budget }, { "last_frame", l_last_frame }, { "minors", l_minors }, { "reserve", l_reserve },
+        { "idle", l_idle }, { "used", l_used }, { "allocated", l_allocated }, { "budget", l_budget }, { "last_frame", l_last_frame }, { "minors", l_minors }, { "reserve", l_reserve },
         { NULL, NULL },
     };
     luaL_newlib(L, functions);

@@ -43,13 +43,10 @@ end
 -- [make] (allocate, if nil).
 local function allocate_share(share, make)
     make = make or allocate
-    local want, total, last = im.budget() * share, 0, im.used()
+    local want, start = im.budget() * share, im.allocated()
     local limit = debug_modes and 3000 or math.huge
-    while total < want and limit > 0 do
+    while im.allocated() - start < want and limit > 0 do
         make()
-        local used = im.used()
-        total = total + (used >= last and used - last or used)
-        last = used
         limit = limit - 1
     end
 end
