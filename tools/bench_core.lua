@@ -94,20 +94,7 @@ local HEADER = lib.RATIO_HEADER
 local rows, geo_time, geo_mem, counted = lib.ratio_rows(results)
 
 local function print_table()
-    local widths = {}
-    for c, h in ipairs(HEADER) do widths[c] = #h end
-    for _, row in ipairs(rows) do
-        for c, v in ipairs(row) do widths[c] = math.max(widths[c], #v) end
-    end
-    local function line(row)
-        local cells = {}
-        for c, v in ipairs(row) do
-            cells[c] = c == 1 and v .. string.rep(" ", widths[c] - #v) or string.rep(" ", widths[c] - #v) .. v
-        end
-        print(table.concat(cells, "  "))
-    end
-    line(HEADER)
-    for _, row in ipairs(rows) do line(row) end
+    lib.text_table(HEADER, rows)
     print(string.format("geometric mean of the ratios (%d programs): time %s, peak RSS %s",
         counted, geo_time, geo_mem))
 end

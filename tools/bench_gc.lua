@@ -3,7 +3,7 @@
 -- interleaved, then a world game (bench/gc/world_old_young) on the hosts —
 -- tidehost-tide and tidehost-lua54 (incremental and generational) — with
 -- its frame times and, on tide, its pauses by kind. Writes
--- reports/bench-gc.md. Stock Lua 5.4 only.
+-- reports/bench-gc.md. Stock Lua 5.4 and lua-cjson.
 --
 --   lua5.4 tools/bench_gc.lua [--quick] [--runs N] [--world-runs N] [--frames N]
 --                             [--seed N] [--tide PATH] [--lua PATH] [--bin DIR]
@@ -140,75 +140,6 @@ local rows, geo_time, geo_mem, counted = lib.ratio_rows(results)
 ---------------------------------------------------------------------------
 -- Part 2: the world game on the hosts
 
--- Enough JSON for the host's summary.json (objects, arrays, strings,
--- numbers, true/false/null; null becomes nil).
-local function json_decode(s)
-    local pos = 1
-    local function fail(msg) error(string.format("json: %s at byte %d", msg, pos), 0) end
-    local function ws() pos = s:find("[^ \t\r\n]", pos) or #s + 1 end
-    local value
-    local function str()
-        pos = pos + 1
-        local buf = {}
-        while true do
-            local c = s:sub(pos, pos)
-            if c == "" then fail("unterminated string") end
-            if c == '"' then pos = pos + 1 break end
-            if c == "\\" then
-                local e = s:sub(pos + 1, pos + 1)
-                local map = { b = "\b", f = "\f", n = "\n", r = "\r", t = "\t", ['"'] = '"', ["\\"] = "\\", ["/"] = "/" }
-                if map[e] then buf[#buf + 1] = map[e]; pos = pos + 2
-                elseif e == "u" then
-                    buf[#buf + 1] = utf8.char(tonumber(s:sub(pos + 2, pos + 5), 16) or fail("bad \\u"))
-                    pos = pos + 6
-                else fail("bad escape") end
-            else
-                local j = s:find('["\\]', pos) or #s + 1
-                buf[#buf + 1] = s:sub(pos, j - 1)
-                pos = j
-            end
-        end
-        return table.concat(buf)
-    end
-    function value()
-        ws()
-        local c = s:sub(pos, pos)
-        if c == "{" or c == "[" then
-            local close, t = c == "{" and "}" or "]", {}
-            pos = pos + 1
-            ws()
-            if s:sub(pos, pos) == close then pos = pos + 1 return t end
-            while true do
-                if close == "}" then
-                    ws()
-                    if s:sub(pos, pos) ~= '"' then fail("expected key") end
-                    local k = str()
-                    ws()
-                    if s:sub(pos, pos) ~= ":" then fail("expected ':'") end
-                    pos = pos + 1
-                    t[k] = value()
-                else
-                    t[#t + 1] = value()
-                end
-                ws()
-                local d = s:sub(pos, pos)
-                pos = pos + 1
-                if d == close then return t elseif d ~= "," then fail("expected ',' or '" .. close .. "'") end
-            end
-        elseif c == '"' then return str()
-        elseif s:sub(pos, pos + 3) == "true" then pos = pos + 4 return true
-        elseif s:sub(pos, pos + 4) == "false" then pos = pos + 5 return false
-        elseif s:sub(pos, pos + 3) == "null" then pos = pos + 4 return nil
-        else
-            local num = s:match("^-?%d+%.?%d*[eE]?[-+]?%d*", pos)
-            if not num or num == "" then fail("unexpected character") end
-            pos = pos + #num
-            return tonumber(num) or fail("bad number")
-        end
-    end
-    return value()
-end
-
 -- pauses.csv (host/README.md, "Pauses") split into the pauses of the
 -- frames (frame >= 0: in a frame or in the idle time after it) and those of
 -- loading (frame -1, while the main chunk built the world): per kind, the
@@ -281,7 +212,7 @@ local function world_run(setting, r)
     local first = (read_file(dir .. "/stderr.txt") or ""):match("[^\r\n]*%S[^\r\n]*")
     local js = read_file(dir .. "/summary.json")
     if js then
-        local okj, summary = pcall(json_decode, js)
+        local okj, summary = pcall(lib.json_decode, js)
         if okj and type(summary) == "table" then res.summary = summary
         else res.error = "unreadable summary.json: " .. tostring(summary) end
     end
@@ -397,23 +328,6 @@ end
 ---------------------------------------------------------------------------
 -- Output
 
-local function text_table(header, body)
-    local widths = {}
-    for c, h in ipairs(header) do widths[c] = #h end
-    for _, row in ipairs(body) do
-        for c, v in ipairs(row) do widths[c] = math.max(widths[c], #v) end
-    end
-    local function line(row)
-        local cells = {}
-        for c, v in ipairs(row) do
-            cells[c] = c == 1 and v .. string.rep(" ", widths[c] - #v) or string.rep(" ", widths[c] - #v) .. v
-        end
-        print(table.concat(cells, "  "))
-    end
-    line(header)
-    for _, row in ipairs(body) do line(row) end
-end
-
 local function md_table(add, header, body)
     add("| " .. table.concat(header, " | ") .. " |")
     add("|---|" .. string.rep("---:|", #header - 1))
@@ -425,17 +339,17 @@ local world_title = string.format("%s: %d frames, seed %d, %d run%s of each sett
     options.world_runs, options.world_runs == 1 and "" or "s")
 
 if #rows > 0 then
-    text_table(HEADER, rows)
+    lib.text_table(HEADER, rows)
     print(string.format("geometric mean of the ratios (%d programs): time %s, peak RSS %s",
         counted, geo_time, geo_mem))
 end
 if #world.settings > 0 then
     if #rows > 0 then print("") end
     print(world_title)
-    text_table(WORLD_HEADER, world_rows)
+    lib.text_table(WORLD_HEADER, world_rows)
     if #pause_rows > 0 then
         print("")
-        text_table(PAUSE_HEADER, pause_rows)
+        lib.text_table(PAUSE_HEADER, pause_rows)
     end
 end
 for _, e in ipairs(run_errors) do print("ERROR " .. e) end

@@ -1,7 +1,9 @@
--- tools/benchlib.lua — what the benchmark tools (bench_core.lua, bench_gc.lua)
--- share: shell helpers, medians, one timed run (wall time and peak RSS),
--- the interleaved runs of a list of programs on tide and lua5.4, and the
--- ratio table with its geometric means. Stock Lua 5.4; loaded with
+-- tools/benchlib.lua — what the benchmark tools (bench_core.lua, bench_gc.lua,
+-- compare.lua and the others) share: shell helpers, reading the host's
+-- JSON, medians, one timed run (wall time and peak RSS), the interleaved
+-- runs of a list of programs on tide and lua5.4, the ratio table with its
+-- geometric means, and a plain-text table. Stock Lua 5.4 and lua-cjson
+-- (Debian's lua-cjson, which ./build.sh installs); loaded with
 -- dofile(ROOT .. "/tools/benchlib.lua").
 
 local lib = {}
@@ -21,6 +23,22 @@ function lib.read_file(path)
 end
 
 function lib.file_exists(path) return lib.read_file(path) ~= nil end
+
+-- The value of the JSON text [text] (raises on bad JSON). null reads as
+-- nil, and a number with no fraction as an integer, as the host wrote it
+-- (cjson reads every number as a float: a count would print as 12.0).
+function lib.json_decode(text)
+    local cjson = require("cjson")
+    local function plain(v)
+        if v == cjson.null then return nil end
+        if math.type(v) == "float" then return math.tointeger(v) or v end
+        if type(v) == "table" then
+            for k, x in pairs(v) do v[k] = plain(x) end
+        end
+        return v
+    end
+    return plain(cjson.decode(text))
+end
 
 function lib.capture(command)
     local p = io.popen(command, "r")
@@ -140,6 +158,25 @@ function lib.parse_options(args, defaults, usage)
         i = i + 2
     end
     return defaults
+end
+
+-- Print [header] and the rows of [body] (lists of strings) as aligned
+-- columns: the first left-aligned, the others right-aligned.
+function lib.text_table(header, body)
+    local widths = {}
+    for c, h in ipairs(header) do widths[c] = #h end
+    for _, row in ipairs(body) do
+        for c, v in ipairs(row) do widths[c] = math.max(widths[c], #v) end
+    end
+    local function line(row)
+        local cells = {}
+        for c, v in ipairs(row) do
+            cells[c] = c == 1 and v .. string.rep(" ", widths[c] - #v) or string.rep(" ", widths[c] - #v) .. v
+        end
+        print(table.concat(cells, "  "))
+    end
+    line(header)
+    for _, row in ipairs(body) do line(row) end
 end
 
 return lib

@@ -1,6 +1,6 @@
 -- tools/compare.lua — run every sample headless on every backend and
 -- collector setting, interleaved, and write reports/compare/comparison.md
--- and a self-contained report.html.  Stock Lua 5.4 only.
+-- and a self-contained report.html.  Stock Lua 5.4 and lua-cjson.
 --
 --   lua5.4 tools/compare.lua [--frames N] [--runs R] [--samples a,b] [--out DIR] [--reuse]
 --
@@ -12,6 +12,8 @@
 local SEED = 1
 local BIN = "bin/Release/"
 local ROOT = "."
+local lib = dofile(ROOT .. "/tools/benchlib.lua")
+local shquote, file_exists, read_file, capture = lib.shquote, lib.file_exists, lib.read_file, lib.capture
 
 -- The settings, in table order.  A setting whose binary is missing is
 -- skipped (and said so).  "tide stop-the-world" is tide's generational
@@ -34,36 +36,10 @@ local BUCKET_NAMES = { "<1", "1–2", "2–4", "4–8", "8–16.7", "16.7–33.3
 
 ---------------------------------------------------------------- utilities
 
-local function shquote(s)
-  return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
-end
-
-local function file_exists(p)
-  local f = io.open(p, "rb")
-  if f then f:close() return true end
-  return false
-end
-
-local function read_file(p)
-  local f = io.open(p, "rb")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
-
 local function write_file(p, s)
   local f = assert(io.open(p, "wb"))
   f:write(s)
   f:close()
-end
-
-local function capture(cmd)
-  local p = io.popen(cmd, "r")
-  if not p then return "" end
-  local s = p:read("a") or ""
-  p:close()
-  return (s:gsub("%s+$", ""))
 end
 
 local function slug(s) return (s:gsub("[^%w%.%-]+", "-")) end
@@ -73,90 +49,11 @@ local function now() -- wall clock with sub-second resolution where possible
   return tonumber(s) or os.time()
 end
 
----------------------------------------------------------------- JSON reader
--- Enough for the host's summary.json: objects, arrays, strings with the
--- usual escapes, numbers, true/false/null (null becomes the NULL sentinel).
-
-local NULL = setmetatable({}, { __tostring = function() return "null" end })
-
-local function json_decode(s)
-  local pos = 1
-  local function err(msg) error(("json: %s at byte %d"):format(msg, pos), 0) end
-  local function ws() pos = s:find("[^ \t\r\n]", pos) or #s + 1 end
-  local value
-  local function str()
-    pos = pos + 1
-    local buf = {}
-    while true do
-      local c = s:sub(pos, pos)
-      if c == "" then err("unterminated string") end
-      if c == '"' then pos = pos + 1 break end
-      if c == "\\" then
-        local e = s:sub(pos + 1, pos + 1)
-        local map = { b = "\b", f = "\f", n = "\n", r = "\r", t = "\t", ['"'] = '"', ["\\"] = "\\", ["/"] = "/" }
-        if map[e] then buf[#buf + 1] = map[e]; pos = pos + 2
-        elseif e == "u" then
-          local h = tonumber(s:sub(pos + 2, pos + 5), 16) or err("bad \\u")
-          buf[#buf + 1] = utf8.char(h); pos = pos + 6
-        else err("bad escape") end
-      else
-        local j = s:find('["\\]', pos) or #s + 1
-        buf[#buf + 1] = s:sub(pos, j - 1); pos = j
-      end
-    end
-    return table.concat(buf)
-  end
-  function value()
-    ws()
-    local c = s:sub(pos, pos)
-    if c == "{" then
-      pos = pos + 1
-      local t = {}
-      ws()
-      if s:sub(pos, pos) == "}" then pos = pos + 1 return t end
-      while true do
-        ws()
-        if s:sub(pos, pos) ~= '"' then err("expected key") end
-        local k = str()
-        ws()
-        if s:sub(pos, pos) ~= ":" then err("expected ':'") end
-        pos = pos + 1
-        t[k] = value()
-        ws()
-        local d = s:sub(pos, pos); pos = pos + 1
-        if d == "}" then return t elseif d ~= "," then err("expected ',' or '}'") end
-      end
-    elseif c == "[" then
-      pos = pos + 1
-      local t = {}
-      ws()
-      if s:sub(pos, pos) == "]" then pos = pos + 1 return t end
-      while true do
-        t[#t + 1] = value()
-        ws()
-        local d = s:sub(pos, pos); pos = pos + 1
-        if d == "]" then return t elseif d ~= "," then err("expected ',' or ']'") end
-      end
-    elseif c == '"' then return str()
-    elseif s:sub(pos, pos + 3) == "true" then pos = pos + 4 return true
-    elseif s:sub(pos, pos + 4) == "false" then pos = pos + 5 return false
-    elseif s:sub(pos, pos + 3) == "null" then pos = pos + 4 return NULL
-    else
-      local num = s:match("^-?%d+%.?%d*[eE]?[-+]?%d*", pos)
-      if not num or num == "" then err("unexpected character") end
-      pos = pos + #num
-      return tonumber(num) or err("bad number")
-    end
-  end
-  local v = value()
-  return v
-end
-
 ---------------------------------------------------------------- JSON writer
 
 local function json_encode(v)
   local t = type(v)
-  if v == nil or v == NULL then return "null"
+  if v == nil then return "null"
   elseif t == "boolean" then return tostring(v)
   elseif t == "number" then
     if v ~= v or v == math.huge or v == -math.huge then return "null" end
@@ -349,7 +246,7 @@ local function collect_run(dir, ok, how, code, wall)
   local first = stderr:match("[^\r\n]*%S[^\r\n]*") -- first non-blank line
   local js = read_file(dir .. "/summary.json")
   if js then
-    local okj, sum = pcall(json_decode, js)
+    local okj, sum = pcall(lib.json_decode, js)
     if okj and type(sum) == "table" then res.summary = sum
     else res.error = "unreadable summary.json: " .. tostring(sum) end
   end
