@@ -771,19 +771,27 @@ void major_arena_views(const MajorHeap *h, MajorArenaView *out)
     }
 }
 
-void *major_view_object(const MajorArenaView *v, size_t n, uintptr_t a)
+void *major_view_object(const MajorArenaView *v, size_t n, uintptr_t a, size_t *hint)
 {
-    if (n == 0 || a < v[0].base) return NULL;
-    size_t lo = 0, hi = n; /* the last base <= a */
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid].base <= a)
-            lo = mid;
-        else
-            hi = mid;
+    /* A marker's references mostly lead near the last one (copies are
+     * made in the order they are found): the arena of the last lookup
+     * first, then a binary search (8 steps at 200 arenas). */
+    size_t lo = *hint;
+    if (lo >= n || a - v[lo].base >= (size_t)v[lo].nblocks * MAJOR_BLOCK_SIZE) {
+        if (n == 0 || a < v[0].base) return NULL;
+        lo = 0;
+        size_t hi = n; /* the last base <= a */
+        while (hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (v[mid].base <= a)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        if (a - v[lo].base >= (size_t)v[lo].nblocks * MAJOR_BLOCK_SIZE) return NULL;
+        *hint = lo;
     }
     const MajorArenaView *ar = &v[lo];
-    if (a - ar->base >= (size_t)ar->nblocks * MAJOR_BLOCK_SIZE) return NULL;
     unsigned bi = (unsigned)((a - ar->base) >> MAJOR_BLOCK_SHIFT);
     if (!((ar->used >> bi) & 1)) return NULL; /* free when the view was taken */
     const MajorBlock *b = major_block_of((const void *)a);

@@ -253,8 +253,10 @@ TIDE_INTERNAL size_t major_arena_count(const MajorHeap *h);
 TIDE_INTERNAL void major_arena_views(const MajorHeap *h, MajorArenaView *out);
 /* [a] if it is the start of an allocated slot of a block in use in the view
  * v[0..n), else NULL. Safe on any word, from any thread, while the blocks
- * the view names are neither swept nor freed. */
-TIDE_INTERNAL void *major_view_object(const MajorArenaView *v, size_t n, uintptr_t a);
+ * the view names are neither swept nor freed. [*hint] is the arena the
+ * caller's last lookup found (any value at first): it is tried before the
+ * search, and set to the arena [a] lies in when the search finds one. */
+TIDE_INTERNAL void *major_view_object(const MajorArenaView *v, size_t n, uintptr_t a, size_t *hint);
 
 /* --- per-object facts: [obj] is an object start returned by major_alloc ----------- */
 static inline MajorBlock *major_block_of(const void *addr)

@@ -178,6 +178,7 @@ struct GCWorker {
     /* the view of the heap at the initial pause (written while parked) */
     MajorArenaView *arenas;
     size_t narenas, arenas_cap;
+    size_t arena_hint;        /* the arena of the last w_mark (major_view_object) */
     uintptr_t *los;
     size_t nlos, los_cap;
     uintptr_t nursery_lo, nursery_span;
@@ -255,7 +256,7 @@ static inline void w_push(GCWorker *w, WVec *v, void *x)
 static TIDE_GC_RACY void w_mark(GCWorker *w, uintptr_t a)
 {
     if ((a & (GC_ALIGN - 1)) != 0 || a - w->nursery_lo < w->nursery_span) return;
-    GCObject *o = major_view_object(w->arenas, w->narenas, a);
+    GCObject *o = major_view_object(w->arenas, w->narenas, a, &w->arena_hint);
     if (o != NULL) {
         if (!major_mark_atomic(o) || !major_has_refs(o)) return;
     } else {
@@ -629,6 +630,7 @@ int gc_worker_start(lua_State *L)
     }
     major_arena_views(gc->major, w->arenas);
     w->narenas = na;
+    w->arena_hint = 0;
     los_object_addresses(gc->los, w->los);
     w->nlos = nl;
     w->nursery_lo = G(L)->nursery_lo;

@@ -1207,6 +1207,7 @@ TEST(major_view_objects)
     CHECK_INT(n, 1);
     MajorArenaView *v = calloc(n + 2, sizeof *v); /* +2: the arenas added below */
     major_arena_views(h, v);
+    size_t hint = 0;
     MajorBlock *b = major_block_of(objs[0]);
     long wrong = 0;
     for (size_t off = 0; off < MAJOR_BLOCK_SIZE; off++) {
@@ -1215,31 +1216,73 @@ TEST(major_view_objects)
         if (off >= MAJOR_OBJ_START && (off - MAJOR_OBJ_START) % size == 0 &&
             (off - MAJOR_OBJ_START) / size < slots - 3)
             expect = (void *)a;
-        if (major_view_object(v, n, a) != expect) wrong++;
+        if (major_view_object(v, n, a, &hint) != expect) wrong++;
     }
     CHECK_INT(wrong, 0);
-    CHECK(major_view_object(v, n, (uintptr_t)noref) == noref);
+    CHECK(major_view_object(v, n, (uintptr_t)noref, &hint) == noref);
     /* a free slot of a block in use: not an object until allocated, then one
      * (born black while a cycle marks: the marker skips it by its mark) */
     char *later = (char *)b + MAJOR_OBJ_START + (size_t)(slots - 3) * size;
-    CHECK(major_view_object(v, n, (uintptr_t)later) == NULL);
+    CHECK(major_view_object(v, n, (uintptr_t)later, &hint) == NULL);
     major_set_allocate_black(h, 1);
     char *q = major_alloc(h, 48, MAJOR_REFS);
     CHECK(q == later);
-    CHECK(major_view_object(v, n, (uintptr_t)q) == q);
+    CHECK(major_view_object(v, n, (uintptr_t)q, &hint) == q);
     CHECK(major_is_marked(q));
     /* blocks taken and arenas added after the view are not in it */
     char *other = major_alloc(h, 4000, MAJOR_REFS);
-    CHECK(major_view_object(v, n, (uintptr_t)other) == NULL);
+    CHECK(major_view_object(v, n, (uintptr_t)other, &hint) == NULL);
     for (int i = 0; i < 200; i++) other = major_alloc(h, 4000, MAJOR_REFS);
     CHECK(major_arena_count(h) > n);
-    CHECK(major_view_object(v, n, (uintptr_t)other) == NULL);
+    CHECK(major_view_object(v, n, (uintptr_t)other, &hint) == NULL);
     /* words that are no addresses of the heap at all */
-    CHECK(major_view_object(v, n, 0) == NULL);
-    CHECK(major_view_object(v, n, (uintptr_t)b - 16) == NULL);
-    CHECK(major_view_object(v, n, (uintptr_t)b + (size_t)4 * MAJOR_BLOCK_SIZE) == NULL);
-    CHECK(major_view_object(v, n, UINTPTR_MAX & ~(uintptr_t)15) == NULL);
-    CHECK(major_view_object(v, 0, (uintptr_t)objs[0]) == NULL);
+    CHECK(major_view_object(v, n, 0, &hint) == NULL);
+    CHECK(major_view_object(v, n, (uintptr_t)b - 16, &hint) == NULL);
+    CHECK(major_view_object(v, n, (uintptr_t)b + (size_t)4 * MAJOR_BLOCK_SIZE, &hint) == NULL);
+    CHECK(major_view_object(v, n, UINTPTR_MAX & ~(uintptr_t)15, &hint) == NULL);
+    CHECK(major_view_object(v, 0, (uintptr_t)objs[0], &hint) == NULL);
+    free(v);
+    free(objs);
+    destroy_heap(h, &ta);
+}
+
+/* The hint (the arena of the last lookup) changes no answer: lookups that
+ * hop between arenas, land outside them or carry a stale hint answer as a
+ * lookup with no hint does, and the hint follows the arena found. */
+TEST(major_view_hint)
+{
+    TestAlloc ta = { 0 };
+    MajorHeap *h = new_heap(&ta, NULL, 4);
+    enum { OBJS = 600 };
+    char **objs = calloc(OBJS, sizeof *objs);
+    for (int i = 0; i < OBJS; i++) objs[i] = major_alloc(h, 4000, MAJOR_REFS);
+    size_t n = major_arena_count(h);
+    CHECK(n >= 4);
+    MajorArenaView *v = calloc(n, sizeof *v);
+    major_arena_views(h, v);
+    size_t hint = 0;
+    long wrong = 0, hops = 0;
+    uint64_t x = 12345;
+    for (int k = 0; k < 20000; k++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uintptr_t a = (uintptr_t)objs[(x >> 33) % OBJS];
+        switch ((x >> 20) % 4) {
+        case 0: break;                         /* an object */
+        case 1: a += 16; break;                /* inside one */
+        case 2: a = v[(x >> 40) % n].base - 16; break; /* just below an arena */
+        case 3: a ^= (uintptr_t)1 << (40 + (x >> 50) % 6); break; /* far away */
+        }
+        size_t fresh = SIZE_MAX, before = hint;
+        void *expect = major_view_object(v, n, a, &fresh);
+        if (major_view_object(v, n, a, &hint) != expect) wrong++;
+        if (expect != NULL && (hint >= n || a - v[hint].base >= (size_t)v[hint].nblocks * MAJOR_BLOCK_SIZE)) wrong++;
+        if (hint != before) hops++;
+    }
+    CHECK_INT(wrong, 0);
+    CHECK(hops > 100); /* the lookups did go from arena to arena */
+    hint = n + 7; /* stale: from a larger view */
+    CHECK(major_view_object(v, n, (uintptr_t)objs[0], &hint) == objs[0]);
+    CHECK(hint < n);
     free(v);
     free(objs);
     destroy_heap(h, &ta);
