@@ -11,8 +11,8 @@
 
 local SEED = 1
 local BIN = "bin/Release/"
-local ROOT = "."
-local lib = dofile(ROOT .. "/tools/benchlib.lua")
+local ROOT = "." -- the project root, from arg[0] below
+local lib = dofile((((arg[0] or ""):match("^(.*)/tools/[^/]*$")) or ".") .. "/tools/benchlib.lua")
 local shquote, file_exists, read_file, capture = lib.shquote, lib.file_exists, lib.read_file, lib.capture
 
 -- The settings, in table order.  A setting whose binary is missing is
