@@ -264,7 +264,29 @@ local function collect_run(dir, ok, how, code, wall)
     res.frames = read_frames(dir .. "/frames.csv")
     res.pauses = read_pauses(dir .. "/pauses.csv")
   end
+  res.steal = tonumber(read_file(dir .. "/steal.txt") or "")
   return res
+end
+
+-- The processor time the hypervisor took from this machine (the steal
+-- count of /proc/stat's first line) and all its busy time, in ticks; nil
+-- where there is no /proc/stat. A run during which a tenth of the busy
+-- time was stolen ran on a contended machine, whatever it measured.
+local function cpu_ticks()
+  local line = (read_file("/proc/stat") or ""):match("^cpu%s+([^\n]*)")
+  if not line then return nil end
+  local v = {}
+  for x in line:gmatch("%d+") do v[#v + 1] = tonumber(x) end
+  if #v < 8 then return nil end
+  -- user nice system idle iowait irq softirq steal
+  return { busy = v[1] + v[2] + v[3] + v[6] + v[7] + v[8], steal = v[8] }
+end
+
+local function steal_percent(before, after)
+  if not before or not after then return nil end
+  local busy = after.busy - before.busy
+  if busy <= 0 then return nil end
+  return 100 * (after.steal - before.steal) / busy
 end
 
 local function run_one(sample, st, r)
@@ -283,9 +305,11 @@ local function run_one(sample, st, r)
   if has_timeout then cmd = "timeout 1800 " .. cmd end
   if st.env then cmd = "env " .. st.env .. " " .. cmd end
   local errf = dir .. "/stderr.txt"
-  local t0 = now()
+  local t0, ticks0 = now(), cpu_ticks()
   local ok, how, code = os.execute(cmd .. " >" .. shquote(dir .. "/stdout.txt") .. " 2>" .. shquote(errf))
-  return collect_run(dir, ok, how, code, now() - t0)
+  local wall, steal = now() - t0, steal_percent(ticks0, cpu_ticks())
+  if steal then write_file(dir .. "/steal.txt", ("%.1f\n"):format(steal)) end
+  return collect_run(dir, ok, how, code, wall)
 end
 
 -- results[sample][setting name][run] = res
@@ -334,6 +358,7 @@ for r = 1, opts.runs do
         local f = res.summary.frame_ms or {}
         line = ("p50 %.3f  p99 %.3f  max %.3f ms"):format(tonumber(f.p50) or 0, tonumber(f.p99) or 0, tonumber(f.max) or 0)
       end
+      if res.steal then line = line .. ("  steal %.1f%%"):format(res.steal) end
       print(("[%3d/%d] run %d  %-12s %-20s %6.1f s  %s"):format(n, total, r, s, st.name, res.wall, line))
       io.stdout:flush()
     end
@@ -523,6 +548,21 @@ for _, s in ipairs(samples) do
     end
   end
   rows_by_sample[s] = rows
+  -- how contended the machine was while this sample ran
+  local lo, hi, hi_at
+  for _, st in ipairs(settings) do
+    for r, res in ipairs(results[s][st.name]) do
+      if res.steal then
+        if not lo or res.steal < lo then lo = res.steal end
+        if not hi or res.steal > hi then hi, hi_at = res.steal, ("%s, run %d"):format(st.name, r) end
+      end
+    end
+  end
+  if lo then
+    add("")
+    add(("Processor time the hypervisor took during these runs (steal, `/proc/stat`): %.1f%% to %.1f%% (%s) of the busy time.")
+        :format(lo, hi, hi_at))
+  end
   add("")
 end
 write_file(opts.out .. "/comparison.md", table.concat(md, "\n") .. "\n")
