@@ -164,6 +164,9 @@ typedef struct BlockList {
     MajorBlock *head;
 } BlockList;
 
+/* Blocks handed to the prefaulter that the heap remembers, in order. */
+#define HANDED_MAX 256
+
 struct MajorHeap {
     MajorConfig cfg;
     MajorArena **arenas; /* sorted by base */
@@ -196,6 +199,17 @@ struct MajorHeap {
     uint32_t black_epoch;   /* moved each time black allocation begins (never 0) */
     int in_refill;          /* the allocator is looking for a block */
     int release_pending;    /* a sweep ended inside refill: release after it */
+    /* Blocks handed to the prefaulter, oldest first (a ring; one handed
+     * while it is full is not listed). The prefaulter serves them in that
+     * order, so the oldest is the likeliest to be faulted in already:
+     * take_free_block takes it first. By address it would take the newest,
+     * since arenas come below the others (mmap) and the reserve warms the
+     * lowest first. */
+    struct {
+        MajorArena *arena; /* NULL once the arena is freed */
+        unsigned block;
+    } handed[HANDED_MAX];
+    unsigned handed_head, handed_n;
 };
 
 /* How many unswept blocks of other classes an allocation may sweep to find
@@ -253,6 +267,10 @@ static unsigned arena_cold_free(const MajorArena *a)
 
 static void free_arena(MajorHeap *h, MajorArena *a)
 {
+    for (unsigned k = 0; k < h->handed_n; k++) {
+        unsigned i = (h->handed_head + k) % HANDED_MAX;
+        if (h->handed[i].arena == a) h->handed[i].arena = NULL;
+    }
     if (h->cfg.prefault != NULL && a->touched != 0) h->cfg.prefault_cancel(h->cfg.prefault_ud, a->raw, a->raw_size);
     h->warm_free -= arena_warm_free(a);
     h->cold_free -= arena_cold_free(a);
@@ -421,6 +439,10 @@ static void touch_block(MajorHeap *h, MajorArena *a, int bi)
     if (h->cfg.prefault == NULL || !h->cfg.prefault(h->cfg.prefault_ud, block, MAJOR_BLOCK_SIZE)) {
         volatile char *p = block;
         for (size_t off = 0; off < MAJOR_BLOCK_SIZE; off += TOUCH_STRIDE) p[off] = 0;
+    } else if (h->handed_n < HANDED_MAX) {
+        unsigned i = (h->handed_head + h->handed_n++) % HANDED_MAX;
+        h->handed[i].arena = a;
+        h->handed[i].block = (unsigned)bi;
     }
     a->touched |= (uint64_t)1 << bi;
     h->warm_free++;
@@ -485,15 +507,29 @@ static void build_free_list(MajorBlock *b)
 }
 
 /* A free block of an arena made into an empty swept block of [c]/[kind];
- * NULL if every arena is full. A warm block (its pages faulted in ahead,
- * major_reserve) is taken before any cold one: a cold block faults in the
+ * NULL if every arena is full. The oldest block handed to the prefaulter
+ * comes first (MajorHeap.handed); then a warm block (its pages faulted in
+ * ahead, major_reserve) before any cold one: a cold block faults in the
  * pause that takes it. (Cold blocks lie below warm ones when a new arena
  * is mapped below the others and only part of it has been warmed.) */
 static MajorBlock *take_free_block(MajorHeap *h, int kind, int c)
 {
     MajorArena *a = NULL;
     uint64_t free_bits = 0;
-    for (size_t i = h->arena_hint; i < h->narenas; i++) {
+    int handed = 0;
+    while (h->handed_n > 0) { /* the oldest block handed to the prefaulter, if still free */
+        MajorArena *ha = h->handed[h->handed_head].arena;
+        unsigned hb = h->handed[h->handed_head].block;
+        h->handed_head = (h->handed_head + 1) % HANDED_MAX;
+        h->handed_n--;
+        if (ha != NULL && !((ha->used >> hb) & 1)) {
+            a = ha;
+            free_bits = (uint64_t)1 << hb;
+            handed = 1;
+            break;
+        }
+    }
+    for (size_t i = h->arena_hint; !handed && i < h->narenas; i++) {
         uint64_t bits = ~h->arenas[i]->used & arena_full_mask(h->arenas[i]);
         if (bits == 0) {
             if (a == NULL) h->arena_hint = i + 1; /* (everything below is full) */
