@@ -7,6 +7,9 @@ local storage = require("storage") -- (its begin_cycle and end_cycle)
 -- smaller batches there)
 local debug_modes = os.getenv("TIDE_GC_DEBUG") ~= nil
 local ROUNDS, PER_BATCH = 30, 1500
+-- (a batch then fits in the nursery: promotion.minor makes the copies, not
+-- collections that the budget, which follows the machine's speed, brings)
+promotion.whole_nursery()
 if debug_modes then ROUNDS, PER_BATCH = 6, 400 end
 
 -- A batch of [n] live objects of many sizes (strings of 1-300 bytes,
