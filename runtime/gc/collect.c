@@ -26,11 +26,7 @@
  * threshold, so gc_check's sign test asks for gc_step exactly when one is
  * due.
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* RUSAGE_THREAD */
-#endif
 #include <stdio.h>
-#include <sys/resource.h>
 #include <time.h>
 
 #include "gc_internal.h"
@@ -53,17 +49,6 @@ uint64_t gc_thread_cpu_ns(void)
     struct timespec ts;
     if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-uint64_t gc_thread_page_faults(void)
-{
-#ifdef RUSAGE_THREAD
-    struct rusage ru;
-    if (getrusage(RUSAGE_THREAD, &ru) != 0) return 0;
-    return (uint64_t)ru.ru_minflt + (uint64_t)ru.ru_majflt;
-#else
-    return 0;
-#endif
 }
 
 int gc_may_collect(GCState *gc)

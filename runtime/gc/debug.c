@@ -16,8 +16,6 @@
  *   nursery=SIZE      the nursery size (bytes, or with a k/m/g suffix)
  *   trace             one line on stderr per collection: its kind, time,
  *                     what it promoted, pinned, found in the remembered set
- *                     (and, for a nursery collection, the page faults the
- *                     game's thread took in it)
  *   aging             young objects survive one nursery collection in place
  *                     before promotion (minor.c)
  *   evacuate-all      a full collection that evacuates (lua_gc "collect", a

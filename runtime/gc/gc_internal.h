@@ -758,10 +758,6 @@ TIDE_INTERNAL size_t gc_total(GCState *gc);
 TIDE_INTERNAL uint64_t gc_now_ns(void);
 /* The calling thread's processor time (CLOCK_THREAD_CPUTIME_ID). */
 TIDE_INTERNAL uint64_t gc_thread_cpu_ns(void);
-/* The page faults the calling thread has taken (getrusage RUSAGE_THREAD,
- * minor and major; 0 where the system cannot tell): for the trace, which
- * shows a pause that wrote fresh memory. */
-TIDE_INTERNAL uint64_t gc_thread_page_faults(void);
 
 /* --- cycle.c: concurrent major cycles ---------------------------------------------- */
 /* Do safe points run major cycles rather than stop-the-world full

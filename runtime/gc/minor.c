@@ -1003,7 +1003,6 @@ void gc_minor(lua_State *L, int reason, int inside_full)
     if (gc->nursery.raw == NULL) return;
     if (!inside_full) gc_frames_note_pause_begin(gc, reason == GC_REASON_EMERGENCY ? TIDE_GC_PAUSE_EMERGENCY : TIDE_GC_PAUSE_MINOR);
     uint64_t start = gc_now_ns();
-    uint64_t faults_before = gc->trace ? gc_thread_page_faults() : 0;
     size_t heap_before = gc_total(gc);
     uint8_t was_collecting = gc->collecting;
     gc->collecting = 1;
@@ -1083,14 +1082,12 @@ void gc_minor(lua_State *L, int reason, int inside_full)
     if (gc->trace)
         fprintf(stderr, "tide gc: nursery collection %llu: %.3f ms (%.3f ms copying: %.3f finding pinned, %.3f strings; %.3f ms roots and %zu stacks: %zu slots scanned, %zu cleared; "
                         "%.3f ms resetting), after %zu bytes (budget %zu), "
-                        "promoted %zu bytes, pinned %zu bytes, logged %zu slots and %zu objects, cemented %zu (%zu in all), "
-                        "%llu page faults\n",
+                        "promoted %zu bytes, pinned %zu bytes, logged %zu slots and %zu objects, cemented %zu (%zu in all)\n",
                 (unsigned long long)gc->minors, (double)(gc_now_ns() - start) / 1e6, (double)scaled_ns / 1e6,
                 (double)walk_ns / 1e6, (double)strings_ns / 1e6,
                 (double)roots_ns / 1e6, threads_scanned, m.stack_slots, m.stack_cleared, (double)reset_ns / 1e6,
                 allocated, gc->nursery.budget, m.promoted,
-                gc->nursery.pinned_bytes, m.logged_slots, m.logged_objects, m.cemented, gc->cemented.n,
-                (unsigned long long)(gc_thread_page_faults() - faults_before));
+                gc->nursery.pinned_bytes, m.logged_slots, m.logged_objects, m.cemented, gc->cemented.n);
     if (!inside_full) {
         /* a step at the next safe point: the stress mode's, or the one
          * that scans the rest of a running stack (cycle.c) */
