@@ -10,9 +10,12 @@
 -- See tools/README.md.
 
 local SEED = 1
-local BIN = "bin/Release/"
-local ROOT = "." -- the project root, from arg[0] below
-local lib = dofile((((arg[0] or ""):match("^(.*)/tools/[^/]*$")) or ".") .. "/tools/benchlib.lua")
+-- The project root, whatever the current directory: this script's
+-- folder's parent (Lua has no chdir, so paths below are made from it).
+local ROOT = (arg[0] or ""):match("^(.*)/tools/[^/]*$") or "."
+if ROOT == "" then ROOT = "." end
+local BIN = (ROOT == "." and "" or ROOT .. "/") .. "bin/Release/"
+local lib = dofile(ROOT .. "/tools/benchlib.lua")
 local shquote, file_exists, read_file, capture = lib.shquote, lib.file_exists, lib.read_file, lib.capture
 
 -- The settings, in table order.  A setting whose binary is missing is
@@ -122,18 +125,6 @@ do
   if opts.runs < 2 then
     io.stderr:write("compare.lua: note: --runs ", opts.runs, " < 2; a single max is noise-prone (DESIGN §6)\n")
   end
-end
-
--- Run from the project root whatever the current directory.
-do
-  local script = arg[0] or "tools/compare.lua"
-  local dir = script:match("^(.*)/tools/[^/]*$")
-  if dir == nil and script:match("^tools/") then dir = "." end
-  if dir and dir ~= "" and dir ~= "." then
-    -- Lua has no chdir: make paths absolute instead.
-    BIN = dir .. "/" .. BIN
-  end
-  ROOT = (dir and dir ~= "") and dir or "."
 end
 
 local cmdline = "lua5.4 tools/compare.lua"

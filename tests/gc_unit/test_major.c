@@ -1305,15 +1305,14 @@ TEST(major_view_hint)
     major_arena_views(h, v);
     size_t hint = 0;
     long wrong = 0, hops = 0;
-    uint64_t x = 12345;
+    TestRng rng = { 12345 };
     for (int k = 0; k < 20000; k++) {
-        x = x * 6364136223846793005ull + 1442695040888963407ull;
-        uintptr_t a = (uintptr_t)objs[(x >> 33) % OBJS];
-        switch ((x >> 20) % 4) {
-        case 0: break;                         /* an object */
-        case 1: a += 16; break;                /* inside one */
-        case 2: a = v[(x >> 40) % n].base - 16; break; /* just below an arena */
-        case 3: a ^= (uintptr_t)1 << (40 + (x >> 50) % 6); break; /* far away */
+        uintptr_t a = (uintptr_t)objs[rng_below(&rng, OBJS)];
+        switch (rng_below(&rng, 4)) {
+        case 0: break;                                             /* an object */
+        case 1: a += 16; break;                                    /* inside one */
+        case 2: a = v[rng_below(&rng, n)].base - 16; break;        /* just below an arena */
+        case 3: a ^= (uintptr_t)1 << (40 + rng_below(&rng, 6)); break; /* far away */
         }
         size_t fresh = SIZE_MAX, before = hint;
         void *expect = major_view_object(v, n, a, &fresh);
