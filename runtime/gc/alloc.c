@@ -364,9 +364,8 @@ void gc_fix(lua_State *L, GCObject *o)
     o->flags |= GCF_FIXED;
 }
 
-uint32_t gc_assign_identity(lua_State *L, GCObject *o)
+uint32_t gc_assign_identity(GlobalState *g, GCObject *o)
 {
-    GlobalState *g = G(L);
     uint32_t id = ++g->next_identity;
     if (id == 0) id = ++g->next_identity; /* 0 means "none yet" */
     o->idhash = id;

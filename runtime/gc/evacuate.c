@@ -69,15 +69,15 @@
  * block's moved bitmap, which is what the fix-up looks at: a reference is
  * redirected iff it points into a chosen block, at or into a slot whose
  * moved bit is set. The test reads nothing at the address itself, so it is
- * safe on any word: dead keys, values of dead objects, stale slots.
+ * safe on any word: values of dead objects, stale slots.
  *
  * Fixing references — everything that may name a moved object:
  *  - every marked object of every space (nursery objects pinned by the
  *    nursery collection included; blocks of strings, which reference
  *    nothing, are skipped): its fields, a table's array / hash part
  *    pointers (interior: Part payloads) and its lastfree (rebased with its
- *    hash part), a storage's values and keys, dead keys included (`next`
- *    compares them with the live key by address);
+ *    hash part), a storage's values and keys (dead keys hold an identity,
+ *    not an address: gc_clearkey);
  *  - every thread's stack (marked threads, and the main thread) and every
  *    thread's list of open upvalues, dead threads' too: the links are
  *    interior pointers into upvalues (previous) and the sweep walks those
@@ -526,11 +526,8 @@ static void fix_part(const Evac *ev, Part *p, int remember)
         for (size_t i = 0, n = p->nbytes / sizeof(Node); i < n; i++) {
             Node *nd = &node[i];
             if (fix_value(ev, gval(nd)) && remember) gc_remember_slot(gc, p, gval(nd));
-            /* dead keys too: `next` finds the live key's entry by address */
-            if ((nd->key_tt & BIT_COLLECTABLE) || nd->key_tt == LUA_TNUMTYPES_DEADKEY) {
-                int young = fix_ref(ev, nd->key_val.gc);
-                if (young && remember && (nd->key_tt & BIT_COLLECTABLE)) gc_remember_slot(gc, p, &nd->key_val);
-            }
+            if ((nd->key_tt & BIT_COLLECTABLE) && fix_ref(ev, nd->key_val.gc) && remember)
+                gc_remember_slot(gc, p, &nd->key_val);
         }
     }
 }

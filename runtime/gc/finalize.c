@@ -110,7 +110,7 @@ static int clear_values(GCState *gc, Table *t)
     Node *node = t->node, *limit = node + sizenode(t);
     for (Node *n = node; n < limit; n++) {
         if (value_is_cleared(gc, gval(n))) setempty(gval(n));
-        if (isempty(gval(n))) gc_clearkey(n);
+        if (isempty(gval(n))) gc_clearkey(gc, n);
     }
     return 0;
 }
@@ -121,7 +121,7 @@ static int clear_keys(GCState *gc, Table *t)
     Node *node = t->node, *limit = node + sizenode(t);
     for (Node *n = node; n < limit; n++) {
         if ((n->key_tt & BIT_COLLECTABLE) && gc_iscleared(gc, n->key_val.gc)) setempty(gval(n));
-        if (isempty(gval(n))) gc_clearkey(n);
+        if (isempty(gval(n))) gc_clearkey(gc, n);
     }
     return 0;
 }

@@ -292,8 +292,8 @@ TIDE_INTERNAL void gc_thread_stopped(lua_State *L);
 
 /* --- identity, finalizers --------------------------------------------------- */
 /* The object's identity hash (assigned on first use, never 0, never changes). */
-#define gc_identity(L, o) ((o)->idhash != 0 ? (o)->idhash : gc_assign_identity((L), (o)))
-TIDE_INTERNAL uint32_t gc_assign_identity(lua_State *L, GCObject *o);
+#define gc_identity(L, o) ((o)->idhash != 0 ? (o)->idhash : gc_assign_identity(G(L), (o)))
+TIDE_INTERNAL uint32_t gc_assign_identity(GlobalState *g, GCObject *o);
 /* setmetatable on a table/userdata: if [mt] has __gc, mark [o] for
  * finalization (the manual: the metatable must have __gc when set). Call
  * it after storing the metatable. An object already marked (or waiting for

@@ -663,10 +663,21 @@ static inline int gc_iscleared(GCState *gc, GCObject *o)
     return !gc_ismarked(gc, o);
 }
 /* An entry whose value is empty loses its key: a collectable key becomes
- * a dead key (tables.h) so that nothing reads the object it named. */
-static inline void gc_clearkey(Node *n)
+ * a dead key (tables.h), which keeps its object's identity instead of its
+ * address. The object may die, or move, and another key of the table may
+ * then sit at the address: `next` given that key would take the dead entry
+ * for its own (and loop for ever when the dead entry comes first in the
+ * chain). A string key (hashed by contents) gets its identity here. The
+ * key object's memory is still valid: a key is cleared before the sweep
+ * may free it. */
+static inline void gc_clearkey(GCState *gc, Node *n)
 {
-    if (n->key_tt & BIT_COLLECTABLE) n->key_tt = (uint8_t)LUA_TNUMTYPES_DEADKEY;
+    if (n->key_tt & BIT_COLLECTABLE) {
+        GCObject *o = n->key_val.gc;
+        uint32_t id = o->idhash != 0 ? o->idhash : gc_assign_identity(gc->g, o);
+        n->key_val.i = (lua_Integer)id;
+        n->key_tt = (uint8_t)LUA_TNUMTYPES_DEADKEY;
+    }
 }
 /* Every object of every space (nursery objects only when [with_nursery]),
  * in no particular order. [fn] must not allocate. */

@@ -109,7 +109,7 @@ static void traverse_strong(GCState *gc, Table *t)
     Node *node = t->node, *limit = node + sizenode(t);
     for (Node *n = node; n < limit; n++) {
         if (isempty(gval(n))) {
-            gc_clearkey(n);
+            gc_clearkey(gc, n);
         } else {
             mark_nodekey(gc, n);
             gc_markvalue(gc, gval(n));
@@ -125,7 +125,7 @@ static void traverse_weakvalues(GCState *gc, Table *t)
     Node *node = t->node, *limit = node + sizenode(t);
     for (Node *n = node; n < limit; n++) {
         if (isempty(gval(n)))
-            gc_clearkey(n);
+            gc_clearkey(gc, n);
         else
             mark_nodekey(gc, n);
     }
@@ -154,7 +154,7 @@ int gc_traverse_ephemeron(GCState *gc, Table *t, int with_array)
     for (Node *n = node; n < limit; n++) {
         TValue *v = gval(n);
         if (isempty(v)) {
-            gc_clearkey(n);
+            gc_clearkey(gc, n);
         } else if (!key_is_white(gc, n) && iscollectable(v) && !gc_ismarked(gc, gcvalue(v))) {
             gc_mark(gc, gcvalue(v));
             marked = 1;
@@ -164,12 +164,12 @@ int gc_traverse_ephemeron(GCState *gc, Table *t, int with_array)
 }
 
 /* Weak keys and values: nothing is marked through the table. */
-static void traverse_allweak(Table *t)
+static void traverse_allweak(GCState *gc, Table *t)
 {
     if (tab_isdummy(t)) return;
     Node *node = t->node, *limit = node + sizenode(t);
     for (Node *n = node; n < limit; n++)
-        if (isempty(gval(n))) gc_clearkey(n);
+        if (isempty(gval(n))) gc_clearkey(gc, n);
 }
 
 int gc_traverse_table_begin(GCState *gc, Table *t)
@@ -195,7 +195,7 @@ int gc_traverse_strong_range(GCState *gc, Table *t, size_t *pos, size_t count)
     for (; i >= asize && i - asize < nsize && i < end; i++) {
         Node *n = &t->node[i - asize];
         if (isempty(gval(n))) {
-            gc_clearkey(n);
+            gc_clearkey(gc, n);
         } else {
             mark_nodekey(gc, n);
             gc_markvalue(gc, gval(n));
@@ -221,7 +221,7 @@ static void traverse_table(GCState *gc, Table *t)
         gc_weak_note(gc, &gc->ephemeron, t);
         break;
     default:
-        traverse_allweak(t);
+        traverse_allweak(gc, t);
         gc_weak_note(gc, &gc->allweak, t);
         break;
     }
@@ -237,7 +237,7 @@ void gc_traverse_part(GCState *gc, Part *p)
         for (size_t i = 0, n = p->nbytes / sizeof(Node); i < n; i++) {
             Node *nd = &node[i];
             if (isempty(gval(nd))) {
-                gc_clearkey(nd);
+                gc_clearkey(gc, nd);
             } else {
                 mark_nodekey(gc, nd);
                 gc_markvalue(gc, gval(nd));

@@ -270,15 +270,8 @@ static void scan_part_nodes(Minor *m, Part *p, Node *n, size_t count)
         /* a node may straddle two cards: each field keeps its own entry */
         if (fix_value(m, gval(n)) && remember && keep_old_ref(m, gcvalue(gval(n))))
             gc_remember_slot(m->gc, p, gval(n));
-        if (n->key_tt & BIT_COLLECTABLE) {
-            if (fix_ref(m, &n->key_val.gc) && remember && keep_old_ref(m, n->key_val.gc))
-                gc_remember_slot(m->gc, p, &n->key_val);
-        } else if (n->key_tt == LUA_TNUMTYPES_DEADKEY && young(m, n->key_val.gc)) {
-            /* a dead key names its object only for `next`: follow a
-             * move, never keep it alive (nor remembered) */
-            GCObject *k = n->key_val.gc;
-            if (k->flags & GCF_FORWARDED) n->key_val.gc = gc_forward_slot(k);
-        }
+        if ((n->key_tt & BIT_COLLECTABLE) && fix_ref(m, &n->key_val.gc) && remember && keep_old_ref(m, n->key_val.gc))
+            gc_remember_slot(m->gc, p, &n->key_val);
     }
 }
 

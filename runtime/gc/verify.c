@@ -20,7 +20,8 @@
  *    upvalues are exempt: nursery collections scan every thread;
  *  - every young string in the string table is in a bucket the next
  *    nursery collection will look at.
- * Keys of empty or dead hash entries are not references and are skipped.
+ * Keys of empty or dead hash entries are not references and are skipped
+ * (a dead key must hold an identity, gc_clearkey).
  * The first violation stops the process with a message naming the object,
  * the reference and the moment (before/after a collection).
  */
@@ -169,6 +170,9 @@ static void check_table(Verifier *v, const Table *t)
     const Part *p = part_of(t->node);
     for (uint32_t i = 0; i < sizenode(t); i++) {
         const Node *n = &t->node[i];
+        /* a dead key holds an identity (gc_clearkey), never an address */
+        if (keyisdead(n) && (n->key_val.i <= 0 || n->key_val.i > (lua_Integer)UINT32_MAX))
+            fail(v, t, "has a dead key that is no identity (%lld)", (long long)n->key_val.i);
         if (isempty(gval(n))) continue;
         if (iscollectable(gval(n))) {
             check_value(v, t, "a hash value", gval(n));

@@ -693,13 +693,13 @@ static void take_outbox(GCState *gc, GCWorker *w)
 
 /* Clear the dead keys of up to CLEAR_PIECE nodes of the node storage [p]
  * from [*pos]; 1 when it is done (storage released since holds none). */
-static int clear_keys_some(Part *p, size_t *pos)
+static int clear_keys_some(GCState *gc, Part *p, size_t *pos)
 {
     if (p->pad != PART_NODES) return 1;
     Node *node = part_payload(p);
     size_t n = p->nbytes / sizeof(Node), i = *pos, end = i + CLEAR_PIECE < n ? i + CLEAR_PIECE : n;
     for (; i < end; i++)
-        if (isempty(gval(&node[i]))) gc_clearkey(&node[i]);
+        if (isempty(gval(&node[i]))) gc_clearkey(gc, &node[i]);
     *pos = i;
     return i >= n;
 }
@@ -732,7 +732,7 @@ int gc_worker_assist(lua_State *L, uint64_t deadline_ns)
         if (gc->big_table != NULL) {
             if (gc_traverse_strong_range(gc, gc->big_table, &gc->big_pos, CLEAR_PIECE)) gc->big_table = NULL;
         } else if (w->clearing != NULL) {
-            if (clear_keys_some(w->clearing, &w->clear_pos)) w->clearing = NULL;
+            if (clear_keys_some(gc, w->clearing, &w->clear_pos)) w->clearing = NULL;
         } else if (w->taken_pos < w->taken.n) {
             uintptr_t item = (uintptr_t)w->taken.items[w->taken_pos++];
             if (item & DEFER_CLEAR_KEYS) {

@@ -15,9 +15,11 @@
  *
  * Removing an entry (storing nil) only empties its value: the key stays in
  * its chain until the next rehash, so `next` still finds it and chains
- * through it stay intact. The collector may retag the key of an emptied
- * entry as a dead key (LUA_TNUMTYPES_DEADKEY, payload kept) so that it no
- * longer keeps the key object alive; `next` compares dead keys by payload.
+ * through it stay intact. The collector may turn the key of an emptied
+ * entry into a dead key (LUA_TNUMTYPES_DEADKEY, its payload the object's
+ * identity: gc_clearkey) so that it no longer keeps the key object alive;
+ * `next` matches a dead key by identity, never by address (objects move,
+ * and the slot of a dead one is reused).
  *
  * Object keys hash by identity (gc_identity), never by address: objects
  * move. An object that has no identity yet cannot be a key of any table, so
@@ -91,7 +93,7 @@ static Node *main_position(lua_State *L, const Table *t, int tt, const Value *kv
         uint32_t id = o->idhash;
         if (id == 0) {
             if (L == NULL) return NULL;
-            id = gc_assign_identity(L, o);
+            id = gc_assign_identity(G(L), o);
         }
         return hash_mix(t, id);
     }
@@ -105,12 +107,14 @@ static inline Node *main_position_of_node(lua_State *L, const Table *t, const No
 
 /* --- lookups -------------------------------------------------------------------- */
 
-/* Does node [n] hold [key]? With [deadok], a dead key matches an object key
- * with the same payload (for `next` after the entry was removed). */
+/* Does node [n] hold [key]? With [deadok], a dead key matches the object
+ * key with its identity (for `next` after the entry was removed; an object
+ * without identity was never cleared from any table). */
 static int node_holds(const Node *n, const TValue *key, int deadok)
 {
     if (keytt(n) != rawtt(key)) {
-        return deadok && keyisdead(n) && iscollectable(key) && n->key_val.gc == gcvalue(key);
+        return deadok && keyisdead(n) && iscollectable(key) && gcvalue(key)->idhash != 0 &&
+               (lua_Integer)gcvalue(key)->idhash == n->key_val.i;
     }
     switch (rawtt(key)) {
     case VNIL: case VFALSE: case VTRUE: return 1;

@@ -32,7 +32,8 @@ TIDE_INTERNAL extern Node tab_dummynode_; /* the hash part of tables with none *
 #define getnodekey(L, obj, node) ((void)(L), (obj)->v = (node)->key_val, (obj)->tt = (node)->key_tt)
 
 /* Dead keys (a removed entry whose key was collectable) keep the chain
- * intact for `next`; their tag is this value. */
+ * intact for `next`; their tag is this value and their payload (key_val.i)
+ * the key object's identity. They reference nothing. */
 #define LUA_TNUMTYPES_DEADKEY (TIDE_TPART + 1)
 
 TIDE_INTERNAL Table *tab_new(lua_State *L);

@@ -48,6 +48,7 @@
     X(idle_minor)            \
     X(idle_assist)           \
     X(storage)              \
+    X(dead_keys)            \
     X(promotion)
 #else
 #define TIDE_API_MODULES(X)
