@@ -1,7 +1,7 @@
 -- API test (libtide only): the pacer (gc_pacing.c, tide_gc_pacing). A
--- game-like loop of 4 ms frames keeps a ring of 30,000 old tables and
--- replaces some of them every frame (the replaced ones die old, the new
--- ones are promoted), first slowly, then fast. From the growth rate it
+-- game-like loop of 4 ms frames (longer on a slow machine) keeps a ring of
+-- 30,000 old tables and replaces some of them every frame (the replaced
+-- ones die old, the new ones are promoted), first slowly, then fast. From the growth rate it
 -- measures, the mark rate of the cycles it ran and the frame time, the
 -- pacer begins each cycle so that it ends before the heap's target: late
 -- while the heap grows slowly, earlier when it grows fast.
@@ -32,23 +32,47 @@ local function random(n) -- deterministic, and allocation-free
     return seed % n + 1
 end
 
-local FRAME_US, IDLE_US = 4000, 1000
+local SLOW, FAST = 300, 2000 -- ring entries replaced per frame
 
--- Runs frames replacing [per_frame] ring entries each (and making as many
--- short-lived tables again) until [cycles] cycles have ended. Returns what
--- was seen: cycles, whether the old generation was ever past the target
--- while a cycle marked, the pacing when the last cycle ended, and the
--- growth actually seen over the phase's second half (bytes per second).
-local function phase(per_frame, cycles)
-    local seen, over, last_idle, marking = 0, false, nil, false
-    local promoted, wall, frames = 0, 0, 0
-    local function work()
+-- A frame's work: [per_frame] ring entries replaced (and as many
+-- short-lived tables made again).
+local function work_of(per_frame)
+    return function()
         for _ = 1, per_frame do
             ring[random(RING)] = { seed, seed, seed }
             local garbage = { seed }
             garbage[2] = garbage
         end
     end
+end
+
+-- Frames are 4 ms long, or longer where the fast phase's work would not
+-- fit in two thirds of that (a slow machine, a sanitizer build): the two
+-- phases' growth rates must differ as their work per frame does, not both
+-- be capped by how fast the machine runs the work. The fast work's time is
+-- foreseen from the slow work's, the median of five frames like the slow
+-- phase's (no burst of frames beforehand may mislead the pacer's rates).
+local IDLE_US = 1000
+local FRAME_US
+do
+    local took = {}
+    for i = 1, 5 do
+        local _, _, work_ns = gp.frame(work_of(SLOW), IDLE_US, 4000)
+        took[i] = work_ns
+    end
+    table.sort(took)
+    FRAME_US = math.max(4000, math.ceil(took[3] / 1000 * FAST / SLOW * 1.5))
+end
+
+-- Runs frames of [per_frame] replacements until [cycles] cycles have
+-- ended. Returns what was seen: cycles, whether the old generation was
+-- ever past the target while a cycle marked, the pacing when the last
+-- cycle ended, and the growth actually seen over the phase's second half
+-- (bytes per second).
+local function phase(per_frame, cycles)
+    local seen, over, last_idle, marking = 0, false, nil, false
+    local promoted, wall, frames = 0, 0, 0
+    local work = work_of(per_frame)
     local limit = forced and 12 or 4000
     while seen < cycles do
         frames = frames + 1
@@ -76,7 +100,7 @@ end
 -- last cycle, 1 = at the target.
 local function share(q) return (q.trigger - q.live) / (q.target - q.live) end
 
-local slow_cycles, slow_over, slow, slow_actual = phase(300, 6)
+local slow_cycles, slow_over, slow, slow_actual = phase(SLOW, 6)
 print(forced or slow_cycles >= 6)                                 -- expect: true
 print(debug_modes or slow.measured)                     -- expect: true
 print(debug_modes or slow.mark_rate > 0)                -- expect: true
@@ -88,7 +112,7 @@ print(debug_modes or (slow.grow_rate > slow_actual / 3 and slow.grow_rate < slow
 print(debug_modes or share(slow) > 0.5)                 -- expect: true
 print(debug_modes or not slow_over)                     -- expect: true
 
-local fast_cycles, fast_over, fast, fast_actual = phase(2000, 6)
+local fast_cycles, fast_over, fast, fast_actual = phase(FAST, 6)
 print(forced or fast_cycles >= 6)                                 -- expect: true
 print(debug_modes or (fast.grow_rate > fast_actual / 3 and fast.grow_rate < fast_actual * 3)) -- expect: true
 print(debug_modes or fast.grow_rate > slow.grow_rate * 2) -- expect: true

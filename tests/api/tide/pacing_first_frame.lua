@@ -11,12 +11,21 @@ local debug_modes = os.getenv("TIDE_GC_DEBUG") ~= nil
 local rounds = debug_modes and 5 or 3000
 
 -- Loading: an old heap grows until a concurrent cycle has measured the
--- rates; then a full collection leaves no cycle under way.
-local ring, n = {}, 0
+-- rates; then a full collection leaves no cycle under way. It grows in
+-- chunks of 1024 entries: one growing array would double its storage,
+-- born old, in one step (512 KB at 32,768 entries, which once took the old
+-- generation from below the first frame's goal past the last point).
+local chunks, n = {}, 0
+local CHUNK = 1024
 local function grow(count)
     for _ = 1, count do
         n = n + 1
-        ring[n] = { n, n }
+        local chunk = chunks[#chunks]
+        if chunk == nil or #chunk == CHUNK then
+            chunk = {}
+            chunks[#chunks + 1] = chunk
+        end
+        chunk[#chunk + 1] = { n, n }
     end
 end
 for _ = 1, rounds do
@@ -48,4 +57,6 @@ print(debug_modes or not began_inside)                  -- expect: true
 -- The next frame's boundary begins it.
 gp.frame(function() end)
 print(debug_modes or gp.pacing().phase ~= "idle")       -- expect: true
-print(#ring == n)                                       -- expect: true
+local entries = 0
+for _, chunk in ipairs(chunks) do entries = entries + #chunk end
+print(entries == n)                                     -- expect: true
