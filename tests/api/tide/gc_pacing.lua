@@ -53,8 +53,8 @@ end
 -- foreseen from the slow work's, the median of five frames like the slow
 -- phase's (no burst of frames beforehand may mislead the pacer's rates).
 local IDLE_US = 1000
-local FRAME_US
-do
+local FRAME_US = 4000
+if not debug_modes then -- (whose collections, not the work, would set it)
     local took = {}
     for i = 1, 5 do
         local _, _, work_ns = gp.frame(work_of(SLOW), IDLE_US, 4000)
