@@ -212,6 +212,21 @@ void gc_collect(lua_State *L, GCReason reason)
                          start, duration, heap_before);
 }
 
+/* A running stack far larger than its live slots (a call of a million
+ * values returned) is shrunk at a safe point before any collection: each
+ * would clear it above the live slots in its pause (minor.c,
+ * stack_oversized). Also when a nursery collection found it so (scan_thread)
+ * or the allocation path is waiting for it (alloc.c, wait_for_stack). */
+void gc_shrink_oversized_stack(lua_State *L)
+{
+    GCState *gc = gc_state(L);
+    gc_note_oversized_stack(L);
+    if (gc->stack_shrink_pending) {
+        gc->stack_shrink_pending = 0;
+        call_shrinkstack(L);
+    }
+}
+
 /* Finalizers run in gc_step only for programs that do not drive frames
  * (tide.h: once frames begin, they run at frame boundaries and in idle
  * time). */
@@ -226,10 +241,7 @@ void gc_step(lua_State *L)
         gc->g->gc_debt = -(intptr_t)GC_STEP_DELAY;
         return;
     }
-    if (gc->stack_shrink_pending) { /* (minor.c, scan_thread) */
-        gc->stack_shrink_pending = 0;
-        call_shrinkstack(L);
-    }
+    gc_shrink_oversized_stack(L);
     if (gc_cycles_on(gc)) {
         gc_scrub_stack();
         gc_cycle_step(L);

@@ -197,6 +197,10 @@ typedef struct Nursery {
     double ns_per_byte_peak; /* the highest lately, fading (gc_nursery_adapt) */
     size_t checkpoint;      /* bytes used at which the allocation slow path
                                next does work between collections (alloc.c) */
+    size_t shrink_wait;     /* bytes allocated past the budget while waiting
+                               for a safe point to shrink the running stack
+                               (alloc.c, wait_for_stack); 0 after each
+                               collection */
     /* Addresses where objects began, ascending, noted by the slow path since
      * the last collection: the conservative scan walks the region from the
      * nearest one below a word instead of from its start. */
@@ -531,6 +535,9 @@ TIDE_INTERNAL int gc_raise_young_floor(lua_State *L, uint64_t max_ns);
 /* If [L]'s stack is far larger than it uses, have the next safe point
  * shrink it (minor.c). */
 TIDE_INTERNAL void gc_note_oversized_stack(lua_State *L);
+/* At a safe point (gc_step, lua_gc), before a collection: shrink [L]'s
+ * stack if it is so, or a nursery collection found it so (collect.c). */
+TIDE_INTERNAL void gc_shrink_oversized_stack(lua_State *L);
 /* Log string-table bucket [bucket] for the next nursery collection. */
 TIDE_INTERNAL void gc_note_string_bucket_(GCState *gc, unsigned int bucket);
 /* A nursery collection (world stopped, on the mutator). [reason] as for

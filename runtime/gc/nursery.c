@@ -301,6 +301,7 @@ void gc_nursery_reset(GCState *gc)
     gc->allocated += ns->used_before;
     ns->used_before = 0;
     ns->checkpoint = 0;
+    ns->shrink_wait = 0;
     ns->nstarts = 0;
     ns->pinned_bytes = 0;
     void **pinned = gc->pinned.items;

@@ -49,6 +49,7 @@
     X(idle_assist)           \
     X(storage)              \
     X(dead_keys)            \
+    X(stack_shrink)         \
     X(promotion)
 #else
 #define TIDE_API_MODULES(X)
