@@ -252,12 +252,3 @@ void gc_step(lua_State *L)
     if (gc->frame == 0 && gc_can_run_finalizers(L)) gc_run_finalizers(L, 0);
     gc_set_debt(gc);
 }
-
-void gc_fullgc(lua_State *L, int isemergency)
-{
-    GCState *gc = gc_state(L);
-    if (!gc_may_collect(gc)) return;
-    gc_collect(L, isemergency ? GC_REASON_EMERGENCY : GC_REASON_SAFE_POINT);
-    if (!isemergency && gc_can_run_finalizers(L)) gc_run_finalizers(L, 0);
-    gc_set_debt(gc);
-}

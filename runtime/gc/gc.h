@@ -153,10 +153,6 @@ TIDE_INTERNAL _Noreturn void gc_toobig(lua_State *L);
  * values (as for any call). An allocation never does either. */
 #define gc_check(L) do { if (G(L)->gc_debt > 0) gc_step(L); } while (0)
 TIDE_INTERNAL void gc_step(lua_State *L);
-/* A full collection; [isemergency]: no finalizers run and no stack moves
- * (memory failure path); otherwise as gc_step (may shrink stacks, runs
- * pending finalizers). */
-TIDE_INTERNAL void gc_fullgc(lua_State *L, int isemergency);
 /* lua_gc is implemented in gc/: the options of lua.h. */
 
 /* --- precise stretches of the C stack ------------------------------------------

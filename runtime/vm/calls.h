@@ -97,7 +97,7 @@ TIDE_INTERNAL _Noreturn void call_throwwithhandler(lua_State *L);
  * moves the stack and rebases L->top, L->tbclist, every CallInfo's func and
  * top (L->ci and below), and the open upvalues, and sets the trap of every
  * Lua CallInfo. It never runs inside an allocation: the collector may call
- * call_shrinkstack only from gc_step/gc_fullgc reached through gc_check or
+ * call_shrinkstack only from gc_step reached through gc_check, or from
  * lua_gc, never from a collection that an allocation (gc_new, gc_raw_*)
  * triggers, because C code holds StkIds across allocations.
  * ERRORSTACKSIZE: the size a stack grows to for handling "stack overflow". */
