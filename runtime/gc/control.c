@@ -185,7 +185,7 @@ __attribute__((noinline)) static int gc_control(lua_State *L, int what, const in
         gc_set_debt(gc);
         break;
     case LUA_GCCOLLECT:
-        gc_shrink_oversized_stack(L);
+        if (gc_may_collect(gc)) gc_shrink_oversized_stack(L);
         if (gc_cycles_on(gc) && !gc->allow_sync_major) {
             /* low-latency mode (tide.h): a cycle begins, if none is running */
             if (gc->phase == TIDE_GC_PHASE_IDLE && gc_may_collect(gc)) gc_cycle_begin(L);
