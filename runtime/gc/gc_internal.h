@@ -536,7 +536,8 @@ TIDE_INTERNAL int gc_raise_young_floor(lua_State *L, uint64_t max_ns);
  * shrink it (minor.c). */
 TIDE_INTERNAL void gc_note_oversized_stack(lua_State *L);
 /* At a safe point (gc_step, lua_gc), before a collection: shrink [L]'s
- * stack if it is so, or a nursery collection found it so (collect.c). */
+ * stack if it is far larger than it uses, or a nursery collection found
+ * it so (collect.c). */
 TIDE_INTERNAL void gc_shrink_oversized_stack(lua_State *L);
 /* Log string-table bucket [bucket] for the next nursery collection. */
 TIDE_INTERNAL void gc_note_string_bucket_(GCState *gc, unsigned int bucket);

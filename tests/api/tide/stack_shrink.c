@@ -10,8 +10,6 @@
  *       the running stack's size in slots, the nursery collections so far,
  *       and the bytes the nursery's budget has left before the next
  *       collection (negative: past it, waiting)
- *   stack_shrink.checkpoint() -> bytes   the bytes left before the
- *       allocation slow path's next checkpoint
  *   stack_shrink.skip_checkpoints()   puts the next checkpoint past the
  *       budget's end (a budget that ends between two checkpoints, which
  *       come every 64 KB: what the test needs, whatever the budget)
@@ -31,13 +29,6 @@ static int l_probe(lua_State *L)
     return 3;
 }
 
-static int l_checkpoint(lua_State *L)
-{
-    GCState *gc = gc_state(L);
-    lua_pushinteger(L, (lua_Integer)gc->nursery.checkpoint - (lua_Integer)gc_nursery_used(gc));
-    return 1;
-}
-
 static int l_skip_checkpoints(lua_State *L)
 {
     GCState *gc = gc_state(L);
@@ -49,7 +40,6 @@ int luaopen_stack_shrink(lua_State *L)
 {
     static const luaL_Reg functions[] = {
         { "probe", l_probe },
-        { "checkpoint", l_checkpoint },
         { "skip_checkpoints", l_skip_checkpoints },
         { NULL, NULL },
     };
