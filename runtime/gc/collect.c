@@ -60,7 +60,13 @@ void gc_set_debt(GCState *gc)
 {
     size_t due = gc->threshold;
     if (gc_cycles_on(gc)) {
-        if (gc->phase == TIDE_GC_PHASE_SWEEPING) due = gc->sweep_step_at;
+        if (gc->phase == TIDE_GC_PHASE_SWEEPING)
+            /* the sweep's steps follow allocation (old_added), not growth:
+             * the debt then counts the bytes allocated since, less those
+             * the program freed (a step may come a little late); a step
+             * due already (promotion took old_added past it) is due at
+             * the next safe point */
+            due = gc->old_added >= gc->sweep_step_at ? 0 : (gc->old + gc->raw) + (size_t)(gc->sweep_step_at - gc->old_added);
         else if (!gc->cycle_marking) due = gc->cycles_eager ? 0 : gc->cycle_latest;
         else if (gc->mark_step_at < due) due = gc->mark_step_at;
         /* TIDE_GC_DEBUG=cycles: a step at the first safe point after every
@@ -79,14 +85,13 @@ size_t gc_total(GCState *gc)
     return gc->old + gc->raw + gc_nursery_used(gc);
 }
 
-static size_t next_threshold(GCState *gc)
+/* How far the old generation may grow past [live] before the next cycle
+ * must be over (the pause parameter: 200%, twice the live size). */
+static size_t growth_allowance(GCState *gc, size_t live)
 {
-    size_t live = gc->old + gc->raw;
     size_t pause = (size_t)gc_getparam(gc->pause);
     size_t growth = pause > 100 ? live / 100 * (pause - 100) : 0;
-    if (growth < GC_MIN_GROWTH) growth = GC_MIN_GROWTH;
-    if (growth > (size_t)PTRDIFF_MAX / 2 - live) growth = (size_t)PTRDIFF_MAX / 2 - live;
-    return live + growth;
+    return growth < GC_MIN_GROWTH ? GC_MIN_GROWTH : growth;
 }
 
 /* The major heap's blocks in use and arena bytes, for the trace. Returned
@@ -132,10 +137,25 @@ void gc_finish_mark(GCState *gc)
     gc_cemented_filter(gc);
 }
 
-void gc_set_thresholds(GCState *gc)
+/* After a full collection the heap is its live size. After a cycle's lazy
+ * sweep it is more: everything promoted or allocated since the final pause
+ * is in it too (short-lived coroutines, born old: 17 MB made during one
+ * sweep, around 0.5 MB live). Taking the whole heap for the live size
+ * doubled the threshold cycle after cycle (bench/core/coroutines: 120 MB
+ * in the end for a program that keeps nothing). So the live size is what
+ * the sweep left of the heap it began with (sweep.c, on_free), and the
+ * threshold is its growth allowance above it, as after a full collection —
+ * but never less than a little above the heap as it is: a heap already
+ * past it would count as a mark fallen behind before the next cycle began
+ * (alloc.c, full_overdue; cycle.c, gc_cycle_step). */
+void gc_set_thresholds(GCState *gc, size_t live)
 {
-    gc->live = gc->old + gc->raw;
-    gc->threshold = next_threshold(gc);
+    size_t used = gc->old + gc->raw;
+    if (live > used) live = used;
+    size_t growth = growth_allowance(gc, live);
+    if (growth > (size_t)PTRDIFF_MAX / 2 - used) growth = (size_t)PTRDIFF_MAX / 2 - used;
+    gc->live = live;
+    gc->threshold = live + growth > used + GC_MIN_GROWTH ? live + growth : used + GC_MIN_GROWTH;
     gc_pacer_note_live(gc); /* when the next cycle begins */
 }
 
@@ -187,7 +207,7 @@ void gc_collect(lua_State *L, GCReason reason)
      * a few doublings, and a failed growth only means a rescan. */
     if (gc->grey.cap > 4096) gc_vec_free(gc, &gc->grey);
     if (gc->minor_grey.cap > 4096) gc_vec_free(gc, &gc->minor_grey);
-    gc_set_thresholds(gc);
+    gc_set_thresholds(gc, gc->old + gc->raw);
     gc->collections++;
 
     if (gc->verify_after) gc_verify_heap(L, "after a full collection");

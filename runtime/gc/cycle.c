@@ -53,8 +53,8 @@
 #include "gc_internal.h"
 #include "../vm/tables.h"
 
-/* Bytes of old-generation growth between two sweep steps, and the least
- * a sweep step sweeps. */
+/* Bytes added to the old generation between two sweep steps, and the
+ * least a sweep step sweeps. */
 #define SWEEP_STEP_GROWTH ((size_t)256 * 1024)
 #define SWEEP_STEP_MIN_BLOCKS 32
 #define SWEEP_STEP_MAX_BLOCKS 256
@@ -521,8 +521,9 @@ static void cycle_finish(lua_State *L, GCReason reason)
     gc_sweep_lazily(gc);
     gc->cycle_marking = 0;
     if (gc->grey.cap > 4096) gc_vec_free(gc, &gc->grey); /* scratch, as in collect.c */
-    gc->sweep_step_at = gc->old + gc->raw + SWEEP_STEP_GROWTH;
+    gc->sweep_step_at = gc->old_added + SWEEP_STEP_GROWTH;
     gc->sweep_start_used = gc->old + gc->raw;
+    gc->sweep_start_added = gc->old_added;
     gc->sweep_blocks = major_unswept_count(gc->major);
     gc->collections++;
     if (gc->verify_after) gc_verify_heap(L, "after a cycle's final pause");
@@ -545,10 +546,14 @@ static void sweep_blocks(lua_State *L, size_t max_blocks, int safe_point)
     GCState *gc = gc_state(L);
     if (gc->phase != TIDE_GC_PHASE_SWEEPING) return;
     if (!gc_sweep_some(L, max_blocks, safe_point)) {
-        gc->sweep_step_at = gc->old + gc->raw + SWEEP_STEP_GROWTH;
+        gc->sweep_step_at = gc->old_added + SWEEP_STEP_GROWTH;
         return;
     }
-    gc_set_thresholds(gc);
+    if (gc->trace)
+        fprintf(stderr, "tide gc: cycle %llu sweep over: live %zu bytes of %zu, heap %zu after %llu bytes allocated\n",
+                (unsigned long long)gc->cycles, gc->sweep_left, gc->sweep_start_used, gc->old + gc->raw,
+                (unsigned long long)(gc->old_added - gc->sweep_start_added));
+    gc_set_thresholds(gc, gc->sweep_left);
     set_phase(gc, TIDE_GC_PHASE_IDLE, gc_now_ns());
 }
 
@@ -568,22 +573,27 @@ void gc_cycle_finish_sweep(lua_State *L, int safe_point)
     sweep_blocks(L, (size_t)-1, safe_point);
 }
 
-/* A sweep step at a safe point, paced by the old generation's growth: the
- * sweep must be over halfway to the next cycle's trigger (growth comes in
- * lumps of a nursery's promotions, so a fixed share per step would lag).
- * At least SWEEP_STEP_MIN_BLOCKS blocks. */
+/* A sweep step at a safe point, paced by what is added to the old
+ * generation (promoted, born old, raw): the sweep must be over once that
+ * is half the way from the heap the sweep began with to the next cycle's
+ * trigger (it comes in lumps of a nursery's promotions, so a fixed share
+ * per step would lag). Added bytes, not growth: what a sweep frees is
+ * allocated again at once where the program makes and drops objects born
+ * old (coroutines), so the heap did not grow and the sweep, paced by
+ * growth, ended only when allocation on demand had swept every block. At
+ * least SWEEP_STEP_MIN_BLOCKS blocks. */
 static void sweep_step(lua_State *L)
 {
     GCState *gc = gc_state(L);
     uint64_t start = gc_now_ns();
     size_t heap_before = gc_total(gc);
-    size_t used = gc->old + gc->raw, unswept = major_unswept_count(gc->major);
+    size_t unswept = major_unswept_count(gc->major);
     size_t room = gc->cycle_trigger > gc->sweep_start_used ? (gc->cycle_trigger - gc->sweep_start_used) / 2 : 0;
     /* (a cycle that ended late, past the trigger: a quarter of the heap's
      * growth then) */
     size_t floor = gc->sweep_blocks * MAJOR_BLOCK_SIZE / 4;
     if (room < floor) room = floor;
-    size_t grown = used > gc->sweep_start_used ? used - gc->sweep_start_used : 0;
+    uint64_t grown = gc->old_added - gc->sweep_start_added;
     size_t target = grown >= room ? gc->sweep_blocks : (size_t)((double)gc->sweep_blocks * grown / room);
     size_t swept = gc->sweep_blocks > unswept ? gc->sweep_blocks - unswept : 0;
     size_t blocks = target > swept ? target - swept : 0;
@@ -628,7 +638,7 @@ void gc_cycle_step(lua_State *L)
     int eager = gc->eager_step_pending;
     gc->eager_step_pending = 0;
     if (gc->phase == TIDE_GC_PHASE_SWEEPING) {
-        if (used < gc->sweep_step_at && !eager) return;
+        if (gc->old_added < gc->sweep_step_at && !eager) return;
         sweep_step(L);
         if (gc->phase == TIDE_GC_PHASE_SWEEPING) return;
         used = gc->old + gc->raw;

@@ -339,8 +339,14 @@ typedef struct GCState {
                                frame boundary, when the program drives frames) */
     size_t cycle_latest;    /* ... and past which it begins inside a frame */
     size_t mark_step_at;    /* old + raw at which the next mark step is due */
-    size_t sweep_step_at;   /* old + raw at which the next sweep step is due */
+    uint64_t sweep_step_at; /* old_added at which the next sweep step is due
+                               (allocation, not growth, paces the sweep: what
+                               it frees is allocated again at once) */
     size_t sweep_start_used; /* old + raw when the lazy sweep began */
+    uint64_t sweep_start_added; /* old_added then */
+    size_t sweep_left;      /* old + raw when the lazy sweep began (less the
+                               retired large blocks), less what it has freed
+                               since: the cycle's live size once it ends */
     size_t sweep_blocks;    /* blocks it had to sweep */
     size_t mark_budget;     /* work (bytes traversed) a mark step does */
     uint64_t mark_work;     /* work done by the marking cycle so far */
@@ -811,8 +817,9 @@ TIDE_INTERNAL void gc_cycle_finish(lua_State *L);
  * cycles and stop-the-world collections alike (collect.c): ephemerons,
  * weak tables, finalizable objects, weak handles, remembered set. */
 TIDE_INTERNAL void gc_finish_mark(GCState *gc);
-/* The pacing after a mark: live size, the next thresholds. */
-TIDE_INTERNAL void gc_set_thresholds(GCState *gc);
+/* The pacing after a mark and its sweep: the live size [live], the next
+ * thresholds. */
+TIDE_INTERNAL void gc_set_thresholds(GCState *gc, size_t live);
 
 /* --- pacer.c: when a cycle begins ------------------------------------------------------ */
 /* Set cycle_trigger and cycle_latest from threshold, live and the rates. */

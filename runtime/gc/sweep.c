@@ -127,12 +127,19 @@ static void on_free(void *ud, void *obj, size_t size)
 {
     GCState *gc = ud;
     GCObject *o = obj;
+    size_t before = gc->old + gc->raw;
     if (o->tt == HT_SHRSTR) {
         if (gc->g->gc_strings_unswept) unlink_string(gc, gco2ts(o));
     } else if (o->tt != HT_PART && novariant(o->tt) != LUA_TSTRING) {
-        gc_free_object_parts(gc->g->mainthread, o);
+        gc_free_object_parts(gc->g->mainthread, o); /* (a thread's stack: raw) */
     }
     gc->old -= size;
+    size_t freed = before - (gc->old + gc->raw);
+    gc->sweep_left = gc->sweep_left > freed ? gc->sweep_left - freed : 0;
+    /* What the sweep gives back does not put the next sweep step off (the
+     * debt counts allocation: gc_set_debt); a dead thread's stack was taken
+     * off the debt when it was freed. */
+    gc->g->gc_debt += (intptr_t)(freed - size);
     if (gc->poison) memset(obj, GC_POISON_BYTE, size);
 }
 
@@ -217,6 +224,9 @@ void gc_sweep(lua_State *L, int safe_point)
 void gc_sweep_lazily(GCState *gc)
 {
     sweep_begin(gc, 1);
+    /* (retired large blocks were freed by sweep_begin; they count as raw
+     * until their memory goes back) */
+    gc->sweep_left = gc->old + gc->raw - los_retired_bytes(gc->los);
 }
 
 int gc_sweep_some(lua_State *L, size_t max_blocks, int safe_point)
