@@ -56,19 +56,34 @@ int gc_may_collect(GCState *gc)
     return !gc->collecting && !gc->closing;
 }
 
+/* The old + raw at which a step comes that is due when old_added reaches
+ * [at]. A cycle's steps follow the bytes added to the old generation, not
+ * its growth: a program that frees as it allocates (large table storage
+ * given up by each resize, coroutines the sweep frees and the program
+ * makes again) grows little, and steps paced by growth came late or never
+ * (a mark the worker had finished in microseconds waited 121 ms for its
+ * final pause in bench/core/tables, everything allocated meanwhile live
+ * for it). The debt then counts the bytes allocated since, less those the
+ * program freed (a step may come a little late); a step due already
+ * (promotion took old_added past it) is due at the next safe point, which
+ * steps only past a debt of 0. */
+static size_t due_after_added(GCState *gc, uint64_t at)
+{
+    return gc->old_added >= at ? 0 : gc->old + gc->raw + (size_t)(at - gc->old_added);
+}
+
 void gc_set_debt(GCState *gc)
 {
     size_t due = gc->threshold;
     if (gc_cycles_on(gc)) {
-        if (gc->phase == TIDE_GC_PHASE_SWEEPING)
-            /* the sweep's steps follow allocation (old_added), not growth:
-             * the debt then counts the bytes allocated since, less those
-             * the program freed (a step may come a little late); a step
-             * due already (promotion took old_added past it) is due at
-             * the next safe point */
-            due = gc->old_added >= gc->sweep_step_at ? 0 : (gc->old + gc->raw) + (size_t)(gc->sweep_step_at - gc->old_added);
-        else if (!gc->cycle_marking) due = gc->cycles_eager ? 0 : gc->cycle_latest;
-        else if (gc->mark_step_at < due) due = gc->mark_step_at;
+        if (gc->phase == TIDE_GC_PHASE_SWEEPING) {
+            due = due_after_added(gc, gc->sweep_step_at);
+        } else if (!gc->cycle_marking) {
+            due = gc->cycles_eager ? 0 : gc->cycle_latest;
+        } else {
+            size_t step = due_after_added(gc, gc->mark_step_at);
+            if (step < due) due = step;
+        }
         /* TIDE_GC_DEBUG=cycles: a step at the first safe point after every
          * nursery collection, whatever survived it */
         if (gc->eager_step_pending) due = 0;

@@ -64,7 +64,8 @@
 #define SWEEP_STEP_MAX_NS ((uint64_t)500 * 1000)
 /* Strong tables with more entries than this are marked in pieces. */
 #define BIG_TABLE_ENTRIES ((size_t)16384)
-/* Bytes of old-generation growth between two mark steps. */
+/* Bytes added to the old generation between two mark steps (collect.c,
+ * due_after_added: added, not grown). */
 #define MARK_STEP_GROWTH ((size_t)256 * 1024)
 /* The least and the most work a mark step does (bytes of objects
  * traversed): a step that would have to do more means the mark is behind,
@@ -72,8 +73,8 @@
 #define MARK_STEP_MIN_WORK ((size_t)512 * 1024)
 #define MARK_STEP_MAX_WORK ((size_t)4 * 1024 * 1024)
 /* With the worker: the mutator's marks are handed over in batches of this
- * many objects; a safe point assists (gc_worker_assist) after this much
- * old-generation growth, for at most ASSIST_MAX_NS. */
+ * many objects; a safe point assists (gc_worker_assist) after this many
+ * bytes added to the old generation, for at most ASSIST_MAX_NS. */
 #define FEED_BATCH 1024
 #define ASSIST_GROWTH ((size_t)64 * 1024)
 #define ASSIST_MAX_NS ((uint64_t)250 * 1000)
@@ -265,10 +266,10 @@ static void pace(GCState *gc)
     if (budget < MARK_STEP_MIN_WORK) budget = MARK_STEP_MIN_WORK;
     budget += budget / 2; /* 50% headroom: the snapshot grows with promotion */
     gc->mark_budget = budget < MARK_STEP_MAX_WORK ? budget : MARK_STEP_MAX_WORK;
-    gc->mark_step_at = used + MARK_STEP_GROWTH;
+    gc->mark_step_at = gc->old_added + MARK_STEP_GROWTH;
     if (gc->cycles_eager) { /* small steps, often: the barrier's stress test */
         gc->mark_budget = 64 * 1024;
-        gc->mark_step_at = used;
+        gc->mark_step_at = gc->old_added;
     }
 }
 
@@ -442,7 +443,7 @@ void gc_cycle_begin(lua_State *L)
     pace(gc);
     /* the snapshot's grey objects go to the worker, which marks from now on */
     gc->worker_marking = (uint8_t)gc_worker_start(L);
-    if (gc->worker_marking) gc->mark_step_at = gc->old + gc->raw + ASSIST_GROWTH;
+    if (gc->worker_marking) gc->mark_step_at = gc->old_added + ASSIST_GROWTH;
     uint64_t duration = end_pause(gc, TIDE_GC_PAUSE_INITIAL_MARK, TIDE_GC_PHASE_MARKING, start, heap_before);
     if (gc->trace)
         fprintf(stderr, "tide gc: cycle %llu initial pause: %.4f ms (%.3f ms sweeping the %zu blocks the last "
@@ -625,8 +626,8 @@ static void assist_step(lua_State *L, uint64_t start, size_t heap_before)
     int worked = partial_stacks_left(gc);
     scan_partial_stacks(gc, start + ASSIST_MAX_NS);
     worked |= gc_worker_assist(L, start + ASSIST_MAX_NS);
-    gc->mark_step_at = gc->old + gc->raw + ASSIST_GROWTH;
-    if (gc->cycles_eager) gc->mark_step_at = gc->old + gc->raw;
+    gc->mark_step_at = gc->old_added + ASSIST_GROWTH;
+    if (gc->cycles_eager) gc->mark_step_at = gc->old_added;
     gc_set_debt(gc);
     if (worked) gc_frames_note_pause(gc, TIDE_GC_PAUSE_MARK_STEP, start, gc_now_ns() - start, heap_before);
 }
@@ -647,7 +648,7 @@ void gc_cycle_step(lua_State *L)
         if (gc_pacer_cycle_due(gc, GC_PACE_SAFE_POINT)) gc_cycle_begin(L);
         return;
     }
-    if (used < gc->mark_step_at && !eager && used < gc->threshold) return;
+    if (gc->old_added < gc->mark_step_at && !eager && used < gc->threshold) return;
     uint64_t start = gc_now_ns();
     size_t heap_before = gc_total(gc);
     /* Past the threshold, the mark has fallen behind allocation: it keeps
@@ -672,7 +673,7 @@ void gc_cycle_step(lua_State *L)
          * past half the growth allowance beyond it. */
         size_t wait_below = gc->threshold + (gc->allow_sync_major ? 0 : allowance / 2);
         if (gc->frame_open && !eager && used < wait_below) {
-            gc->mark_step_at = used + ASSIST_GROWTH;
+            gc->mark_step_at = gc->old_added + ASSIST_GROWTH;
             gc_set_debt(gc);
             return;
         }
