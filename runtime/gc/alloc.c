@@ -370,7 +370,6 @@ void gc_release_part(lua_State *L, void *payload)
      * stays, released, for the sweep to free once nothing names it) */
     if (p->hdr.age == GC_SPACE_LOS && !gc_vec_push(gc, &gc->released_los, p) && !gc->cycle_marking) {
         gc_remembered_filter_part(gc, p);
-        gc_note_freed_old(gc, p);
         gc->old -= los_object_size(p);
         los_free(gc->los, p);
     }

@@ -211,7 +211,6 @@ void gc_free_released(GCState *gc)
     size_t retired = los_retired_bytes(gc->los);
     for (size_t i = 0; i < gc->released_los.n; i++) {
         Part *p = gc->released_los.items[i];
-        gc_note_freed_old(gc, p);
         gc->old -= los_object_size(p);
         los_retire(gc->los, p);
     }

@@ -346,10 +346,10 @@ typedef struct GCState {
     uint64_t sweep_start_added; /* old_added then */
     size_t sweep_left;      /* old + raw when the lazy sweep began (less the
                                retired large blocks), less what it has freed
-                               since and the large storage of then that the
-                               program gave up: the cycle's live size once it
-                               ends (raw blocks the program frees, stacks
-                               shrunk, stay counted: few bytes) */
+                               since: the cycle's live size once it ends
+                               (what the program itself frees meanwhile —
+                               large storage a resize gave up, raw blocks —
+                               stays counted: an estimate on the high side) */
     size_t sweep_blocks;    /* blocks it had to sweep */
     size_t mark_budget;     /* work (bytes traversed) a mark step does */
     uint64_t mark_work;     /* work done by the marking cycle so far */
@@ -748,10 +748,6 @@ TIDE_INTERNAL void gc_sweep(lua_State *L, int safe_point);
  * block is swept (and the sweep's end is done: with [safe_point], the
  * stacks and the string table shrunk). */
 TIDE_INTERNAL void gc_sweep_lazily(GCState *gc);
-/* Large storage the program gave up is freed outside the sweep (cards.c,
- * gc_free_released): if it was there when the lazy sweep began, it is not
- * part of what the sweep leaves (GCState.sweep_left). */
-TIDE_INTERNAL void gc_note_freed_old(GCState *gc, void *large);
 TIDE_INTERNAL int gc_sweep_some(lua_State *L, size_t max_blocks, int safe_point);
 /* What freeing an old object must do besides giving its memory back (a
  * prototype's arrays, a thread's stack, an open upvalue's link). */

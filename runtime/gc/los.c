@@ -34,7 +34,6 @@ struct LosSpace {
     size_t object_bytes, obtained_bytes, live_last_sweep;
     uint64_t obtain_calls;
     int allocate_black;
-    uint8_t sweep_epoch;    /* los_sweep calls so far, modulo 256 */
     LosObject **retired;
     size_t nretired, retired_cap, retired_bytes;
 };
@@ -142,7 +141,6 @@ void *los_alloc(LosSpace *s, size_t n, int kind)
     h->cards = (uint8_t *)raw;
     atomic_init(&h->mark, s->allocate_black ? 1 : 0);
     h->kind = (uint8_t)kind;
-    h->sweep_epoch = s->sweep_epoch;
     memset(h->pad_, 0, sizeof h->pad_);
     memset(raw, 0, ncards);
     void *obj = (void *)obj_addr(h);
@@ -309,15 +307,9 @@ void los_clear_cards(LosSpace *s)
     for (size_t i = 0; i < s->n; i++) memset(s->objs[i]->cards, 0, s->objs[i]->ncards);
 }
 
-int los_made_before_sweep(const LosSpace *s, const void *obj)
-{
-    return los_header(obj)->sweep_epoch != s->sweep_epoch;
-}
-
 size_t los_sweep(LosSpace *s)
 {
     size_t kept = 0, live = 0;
-    s->sweep_epoch++;
     for (size_t i = 0; i < s->n; i++) {
         LosObject *h = s->objs[i];
         if (atomic_load_explicit(&h->mark, memory_order_relaxed)) {

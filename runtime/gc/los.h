@@ -55,8 +55,7 @@ typedef struct LosObject {
     uint8_t *cards;         /* ncards bytes at the start of raw; 1 = dirty */
     _Atomic uint8_t mark;
     uint8_t kind;           /* LOS_REFS or LOS_NOREFS */
-    uint8_t sweep_epoch;    /* the space's sweep_epoch when it was made */
-    uint8_t pad_[5];
+    uint8_t pad_[6];
 } LosObject;
 
 typedef struct LosConfig {
@@ -115,10 +114,6 @@ static inline LosObject *los_header(const void *obj)
     return (LosObject *)(void *)((char *)(uintptr_t)obj - sizeof(LosObject));
 }
 static inline size_t los_object_size(const void *obj) { return los_header(obj)->size; }
-/* Was [obj] made before the last los_sweep (its sweep epoch is older)?
- * (Wrong for an object made exactly 256 sweeps before: an estimate's
- * input, the collector's count of what a sweep left, not a rule.) */
-TIDE_INTERNAL int los_made_before_sweep(const LosSpace *s, const void *obj);
 static inline int los_has_refs(const void *obj) { return los_header(obj)->kind == LOS_REFS; }
 
 /* A concurrent marker's view (as major.h's): the objects' addresses,

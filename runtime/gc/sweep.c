@@ -221,13 +221,6 @@ void gc_sweep(lua_State *L, int safe_point)
     sweep_end(L, safe_point, 1);
 }
 
-void gc_note_freed_old(GCState *gc, void *large)
-{
-    if (gc->phase != TIDE_GC_PHASE_SWEEPING || !los_made_before_sweep(gc->los, large)) return;
-    size_t size = los_object_size(large);
-    gc->sweep_left = gc->sweep_left > size ? gc->sweep_left - size : 0;
-}
-
 void gc_sweep_lazily(GCState *gc)
 {
     sweep_begin(gc, 1);

@@ -50,6 +50,7 @@
     X(storage)              \
     X(dead_keys)            \
     X(stack_shrink)         \
+    X(sweep_live)           \
     X(promotion)
 #else
 #define TIDE_API_MODULES(X)
