@@ -147,7 +147,7 @@ GCObject *gc_alloc_old(GCState *gc, size_t size, int norefs, int promotion)
          * those few slices: its retired blocks piled up, cycle after
          * cycle (bench/core/gsub: 24 MB, on 0.3 MB live). Each new one
          * gives back about as much first, as free-then-malloc would. */
-        if (!gc->collecting && los_retired_bytes(gc->los) != 0) gc_release_retired(gc, size);
+        if (!gc->collecting) gc_release_retired(gc, size); /* (none retired: returns at once) */
         o = los_alloc(gc->los, size, norefs ? LOS_NOREFS : LOS_REFS);
         if (o == NULL) return NULL;
         o->age = GC_SPACE_LOS;
