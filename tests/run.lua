@@ -15,9 +15,10 @@
 --            their expectation comments, and on stock lua5.4 (the oracle)
 --            when they use no extension; the `tide` interpreter runs them
 --            three times — the collector's matrix: default settings; with
---            TIDE_GC_DEBUG=SPEC (by default collect-every=1000,verify,poison:
---            a collection every 1000 allocations, every eighth a full one,
---            the heap verified around each, freed memory poisoned); and with
+--            TIDE_GC_DEBUG=SPEC (by default collect-every=1000,verify,poison,
+--            pretenure: a collection every 1000 allocations, every eighth a
+--            full one, the heap verified around each, freed memory poisoned,
+--            the first 16 KiB allocated after each born old); and with
 --            TIDE_GC_DEBUG=tiny-nursery,cycles,verify-marks,poison (the
 --            smallest nursery: a nursery collection every 64 KiB; major
 --            cycles back to back, marking in small steps while the script
@@ -79,7 +80,7 @@ local TIMEOUT_SECONDS = 300
 local SAMPLE_FRAMES = 300
 
 local options = { bins = {}, filter = nil, verbose = false, jobs = nil,
-                  gc_debug = "collect-every=1000,verify,poison",
+                  gc_debug = "collect-every=1000,verify,poison,pretenure",
                   tiny_nursery = "tiny-nursery,cycles,verify-marks,poison" }
 do
     local i = 1

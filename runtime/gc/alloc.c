@@ -285,7 +285,36 @@ static GCObject *young_slow(lua_State *L, GCState *gc, size_t n)
     if (o != NULL || !gc_may_collect(gc)) return o;
     gc_minor(L, GC_REASON_ALLOCATION, 0);
     maybe_collect_full(L, gc);
+    if (gc->pretenure_left != 0) return NULL; /* (the collection began pretenuring) */
     return take_young(gc, n);
+}
+
+/* An object born old while pretenuring (nursery.c says why it needs no
+ * remembering). Its block is taken as a promotion's would be: from the
+ * room written ahead before any unswept block is swept. Every
+ * CHECKPOINT_BYTES the checkpoint's step keeps that room in hand, as
+ * between nursery collections. */
+static GCObject *new_pretenured(lua_State *L, GCState *gc, int tt, size_t n)
+{
+    int norefs = novariant(tt) == LUA_TSTRING;
+    GCObject *o = over_limit(gc, n) ? NULL : major_alloc_promotion(gc->major, n, norefs ? MAJOR_NOREFS : MAJOR_REFS);
+    if (luai_unlikely(o == NULL)) {
+        gc->pretenure_left = 0; /* (memory is short: young again, after this one) */
+        return new_old(L, gc, tt, n);
+    }
+    memset(o, 0, n); /* (the slot's rest, past the object, is never read) */
+    o->tt = (uint8_t)tt;
+    o->age = GC_SPACE_MAJOR;
+    size_t counted = major_object_size(o);
+    gc->old += counted;
+    gc->old_added += counted;
+    gc->pretenured += counted;
+    gc->allocated += n;
+    gc->g->gc_debt += (intptr_t)counted;
+    size_t before = gc->pretenure_left;
+    gc->pretenure_left = n < before ? before - n : 0;
+    if (before / CHECKPOINT_BYTES != gc->pretenure_left / CHECKPOINT_BYTES) gc_checkpoint_step(gc);
+    return o;
 }
 
 GCObject *gc_new_slow(lua_State *L, int tt, size_t size)
@@ -295,12 +324,16 @@ GCObject *gc_new_slow(lua_State *L, int tt, size_t size)
     size_t n = gc_round(size);
     if (gc->collect_every != 0) debug_collect(L, gc);
     if (gc->nursery.raw != NULL && tt != HT_PROTO && n <= GC_YOUNG_MAX && n <= gc->nursery_size / 8) {
-        GCObject *o = young_slow(L, gc, n);
-        if (o != NULL) {
-            memset(o, 0, n);
-            o->tt = (uint8_t)tt;
-            return o;
+        if (gc->pretenure_left != 0) maybe_collect_full(L, gc); /* (a full collection ends pretenuring) */
+        if (gc->pretenure_left == 0) {
+            GCObject *o = young_slow(L, gc, n);
+            if (o != NULL) {
+                memset(o, 0, n);
+                o->tt = (uint8_t)tt;
+                return o;
+            }
         }
+        if (gc->pretenure_left != 0) return new_pretenured(L, gc, tt, n);
     }
     maybe_collect_full(L, gc);
     return new_old(L, gc, tt, size);

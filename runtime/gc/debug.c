@@ -18,6 +18,11 @@
  *                     what it promoted, pinned, found in the remembered set
  *   aging             young objects survive one nursery collection in place
  *                     before promotion (minor.c)
+ *   pretenure         objects are born old by turns: for a short span after
+ *                     every nursery collection, whatever survived
+ *                     (nursery.c, pretenuring): a stress test of the
+ *                     barriers that fill fresh objects
+ *   no-pretenure      objects are never born old for the nursery's survival
  *   evacuate-all      a full collection that evacuates (lua_gc "collect", a
  *                     memory emergency) moves every major block it can, not
  *                     only sparse ones (evacuate.c): a stress test of the
@@ -95,6 +100,10 @@ static void apply_option(GCState *gc, const char *opt)
         gc->evacuate_all = 1;
     } else if (strcmp(opt, "aging") == 0) {
         gc->aging = 1;
+    } else if (strcmp(opt, "pretenure") == 0) {
+        gc->pretenure_mode = GC_PRETENURE_ALWAYS;
+    } else if (strcmp(opt, "no-pretenure") == 0) {
+        gc->pretenure_mode = GC_PRETENURE_NEVER;
     } else if (strcmp(opt, "trace") == 0) {
         gc->trace = 1;
     } else if (strcmp(opt, "poison") == 0) {

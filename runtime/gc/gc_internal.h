@@ -279,6 +279,10 @@ typedef struct GCState {
     uint64_t promoted;      /* bytes ever promoted */
     uint64_t old_added;     /* bytes ever added to old + raw (promotion, objects
                                born old, raw blocks' growth) */
+    size_t pretenure_left;  /* bytes still to be born old before the nursery
+                               is tried again (nursery.c, pretenuring); 0 =
+                               new objects are young */
+    uint64_t pretenured;    /* bytes ever born old by pretenuring */
 
     /* --- the pacer (pacer.c) --- */
     double grow_rate;       /* old + raw growth, bytes per ns, smoothed; < 0 = not measured yet */
@@ -390,6 +394,7 @@ typedef struct GCState {
     uint8_t trace;          /* one line on stderr per collection */
     uint8_t evacuate_all;   /* evacuations move every block they can (evacuate.c) */
     uint8_t aging;          /* survive one nursery collection in place (minor.c) */
+    uint8_t pretenure_mode; /* GC_PRETENURE_*: when new objects are born old (nursery.c) */
     size_t nursery_size;    /* the size the nursery is made with */
     uint64_t minor_target_ns; /* the pause a nursery collection aims at
                                (tide_gc_set_minor_pause_target); 0 = always
@@ -412,6 +417,8 @@ typedef struct GCState {
     size_t frame_nursery_bytes; /* what the last finished frame allocated in
                                    the nursery (idle_minor, frames.c) */
     uint64_t frame_promoted_start;
+    uint64_t frame_old_added_start; /* gc->old_added at the frame's beginning, */
+    size_t frame_old_added;         /* ... and what the last finished frame added */
     tide_FrameStats stats;  /* of the current frame (counts only) */
     uint64_t last_pause_ns; /* duration of the last full collection or cycle pause */
     uint64_t pause_cpu_start; /* gc_thread_cpu_ns at the pause in progress's
@@ -483,6 +490,14 @@ TIDE_INTERNAL void gc_nursery_drop_dead(GCState *gc);
  * scanning copies, the remembered set) and [fixed_ns] on the rest. Sets
  * the budget for the next one. */
 TIDE_INTERNAL void gc_nursery_adapt(GCState *gc, size_t allocated, uint64_t fixed_ns, uint64_t scaled_ns);
+/* After a nursery collection that [allocated] bytes since the one before
+ * triggered and that promoted [promoted] of them: begin pretenuring
+ * (gc->pretenure_left) if nearly all of them survived. */
+#define GC_PRETENURE_AUTO 0   /* where the nursery's survival is high */
+#define GC_PRETENURE_NEVER 1  /* TIDE_GC_DEBUG=no-pretenure */
+#define GC_PRETENURE_ALWAYS 2 /* TIDE_GC_DEBUG=pretenure: after every
+                                 collection, for a short span */
+TIDE_INTERNAL void gc_nursery_note_survival(GCState *gc, size_t allocated, size_t promoted);
 /* Bytes the budget (and the frame's stretch) still allow before the next
  * nursery collection. */
 TIDE_INTERNAL size_t gc_nursery_room(GCState *gc);
@@ -760,8 +775,9 @@ TIDE_INTERNAL void gc_free_object_parts(lua_State *L, GCObject *o);
 TIDE_INTERNAL size_t gc_release_retired(GCState *gc, size_t max_bytes);
 /* The major heap keeps room for the next nursery collection's promotion
  * written ahead (major_reserve); gc_reserve_for, until [deadline_ns]
- * (idle time), for a frame that promotes about [frame_promoted] bytes. */
-TIDE_INTERNAL void gc_reserve_for(GCState *gc, uint64_t frame_promoted, uint64_t deadline_ns);
+ * (idle time), for a frame that adds about [frame_old] bytes to the old
+ * generation. */
+TIDE_INTERNAL void gc_reserve_for(GCState *gc, uint64_t frame_old, uint64_t deadline_ns);
 /* The allocation checkpoint's share of both (alloc.c), as one sweep-step
  * pause: a slice of the retired large blocks, a few blocks of room. */
 TIDE_INTERNAL void gc_checkpoint_step(GCState *gc);

@@ -1070,17 +1070,23 @@ void gc_minor(lua_State *L, int reason, int inside_full)
     uint64_t reset_ns = gc_now_ns() - reset_start;
     gc->promoted += m.promoted;
     gc->minors++;
+    if (inside_full)
+        gc->pretenure_left = 0;
+    else
+        gc_nursery_note_survival(gc, allocated, m.promoted);
     if (gc->verify_after && !inside_full) gc_verify_heap(L, "after a nursery collection");
     gc->collecting = was_collecting;
     if (gc->trace)
         fprintf(stderr, "tide gc: nursery collection %llu: %.3f ms (%.3f ms copying: %.3f finding pinned, %.3f strings; %.3f ms roots and %zu stacks: %zu slots scanned, %zu cleared; "
                         "%.3f ms resetting), after %zu bytes (budget %zu), "
-                        "promoted %zu bytes, pinned %zu bytes, logged %zu slots and %zu objects, cemented %zu (%zu in all)\n",
+                        "promoted %zu bytes, pinned %zu bytes, logged %zu slots and %zu objects, cemented %zu (%zu in all); "
+                        "pretenuring %zu bytes\n",
                 (unsigned long long)gc->minors, (double)(gc_now_ns() - start) / 1e6, (double)scaled_ns / 1e6,
                 (double)walk_ns / 1e6, (double)strings_ns / 1e6,
                 (double)roots_ns / 1e6, threads_scanned, m.stack_slots, m.stack_cleared, (double)reset_ns / 1e6,
                 allocated, gc->nursery.budget, m.promoted,
-                gc->nursery.pinned_bytes, m.logged_slots, m.logged_objects, m.cemented, gc->cemented.n);
+                gc->nursery.pinned_bytes, m.logged_slots, m.logged_objects, m.cemented, gc->cemented.n,
+                gc->pretenure_left);
     if (!inside_full) {
         /* a step at the next safe point: the stress mode's, or the one
          * that scans the rest of a running stack (cycle.c) */

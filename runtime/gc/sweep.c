@@ -274,23 +274,23 @@ static size_t promotion_reserve_blocks(GCState *gc)
     return bytes / MAJOR_PAYLOAD + 1;
 }
 
-/* Idle time writes ahead as much as the last frame promoted and a quarter
- * more (at most PROMOTION_RESERVE_MAX), and the next collection's room on
- * top: the checkpoints keep that room in hand all along, so a frame like
- * the last, or somewhat larger, then takes no checkpoint step at all
- * (samples/world's generating frames: 15-18 steps a frame, 0.4-0.5 ms,
- * with no idle reserve; 5-6, 0.12 ms, with the last frame's promotion
- * alone; its last, heaviest one, 8-10, 0.25 ms). */
-static size_t idle_reserve_blocks(GCState *gc, uint64_t frame_promoted)
+/* Idle time writes ahead as much as the last frame added to the old
+ * generation and a quarter more (at most PROMOTION_RESERVE_MAX), and the
+ * next collection's room on top: the checkpoints keep that room in hand
+ * all along, so a frame like the last, or somewhat larger, then takes no
+ * checkpoint step at all (samples/world's generating frames: 15-18 steps a
+ * frame, 0.4-0.5 ms, with no idle reserve; 5-6, 0.12 ms, with the last
+ * frame's promotion alone; its last, heaviest one, 8-10, 0.25 ms). */
+static size_t idle_reserve_blocks(GCState *gc, uint64_t frame_old)
 {
-    uint64_t bytes = frame_promoted + frame_promoted / 4;
+    uint64_t bytes = frame_old + frame_old / 4;
     if (bytes > PROMOTION_RESERVE_MAX) bytes = PROMOTION_RESERVE_MAX;
     return (size_t)bytes / MAJOR_PAYLOAD + 1 + promotion_reserve_blocks(gc);
 }
 
-void gc_reserve_for(GCState *gc, uint64_t frame_promoted, uint64_t deadline_ns)
+void gc_reserve_for(GCState *gc, uint64_t frame_old, uint64_t deadline_ns)
 {
-    size_t want = idle_reserve_blocks(gc, frame_promoted);
+    size_t want = idle_reserve_blocks(gc, frame_old);
     while (major_warm_free_blocks(gc->major) < want && gc_now_ns() < deadline_ns)
         if (major_reserve(gc->major, want, RESERVE_STEP_BLOCKS) == 0) break;
 }
@@ -311,7 +311,11 @@ void gc_checkpoint_step(GCState *gc)
         gc_set_debt(gc);
     }
     /* (a whole step even when one block is missing: the next steps wait
-     * until the reserve is short again) */
-    if (reserve) major_reserve(gc->major, want + RESERVE_STEP_BLOCKS - 1, RESERVE_STEP_BLOCKS);
+     * until the reserve is short again; while objects are born old,
+     * pretenured, the room goes as fast as they are made, and a step's
+     * cost is mostly fixed — an arena obtained, the worker woken —: four
+     * times the blocks, a quarter of the steps) */
+    size_t step = gc->pretenure_left != 0 ? 4 * RESERVE_STEP_BLOCKS : RESERVE_STEP_BLOCKS;
+    if (reserve) major_reserve(gc->major, want + step - 1, step);
     gc_frames_note_pause(gc, TIDE_GC_PAUSE_SWEEP_STEP, start, gc_now_ns() - start, heap_before);
 }

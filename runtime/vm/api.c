@@ -548,8 +548,12 @@ LUA_API void lua_pushcclosure(lua_State *L, lua_CFunction fn, int n)
     CClosure *cl = func_newCclosure(L, n);
     cl->f = fn;
     L->top -= n;
-    /* a fresh object, nothing allocated since: no barriers needed */
-    for (int i = 0; i < n; i++) setobj(L, &cl->upvalue[i], s2v(L->top + i));
+    /* (barriers though cl is fresh: it may be born old, pretenured, and
+     * the values young — gc/nursery.c) */
+    for (int i = 0; i < n; i++) {
+        setobj(L, &cl->upvalue[i], s2v(L->top + i));
+        gc_barrier(L, cl, &cl->upvalue[i]);
+    }
     setclCvalue(L, s2v(L->top), cl);
     api_incr_top(L);
     gc_check(L);

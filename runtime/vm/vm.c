@@ -611,17 +611,13 @@ static void push_closure(lua_State *L, Proto *p, UpVal **encup, StkId base, StkI
     LClosure *ncl = func_newLclosure(L, nup);
     ncl->p = p;
     setclLvalue(L, s2v(ra), ncl); /* anchored before the upvalues allocate */
-    int fresh = 1; /* no allocation since ncl's: stores need no barrier */
+    /* (a barrier even for the first upvalues, stored before anything else
+     * allocates: ncl may be born old, pretenured, and the enclosing
+     * closure's upvalues young — gc/nursery.c) */
     for (int j = 0; j < nup; j++) {
-        UpVal *uv;
-        if (desc[j].instack) {
-            uv = func_findupval(L, base + desc[j].idx);
-            fresh = 0;
-        } else {
-            uv = encup[desc[j].idx];
-        }
+        UpVal *uv = desc[j].instack ? func_findupval(L, base + desc[j].idx) : encup[desc[j].idx];
         ncl->upvals[j] = uv;
-        if (!fresh) gc_objbarrier(L, ncl, uv);
+        gc_objbarrier(L, ncl, uv);
     }
 }
 

@@ -51,7 +51,8 @@
     X(dead_keys)            \
     X(stack_shrink)         \
     X(sweep_live)           \
-    X(promotion)
+    X(promotion)            \
+    X(pretenure)
 #else
 #define TIDE_API_MODULES(X)
 #endif

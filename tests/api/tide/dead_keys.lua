@@ -13,6 +13,8 @@
 -- skips keys). The script checks that the situation was built, then
 -- traverses.
 local dk = require("dead_keys")
+-- (the places are made by promotion: no object is born old here)
+require("pretenure").set(false)
 
 local LEN = 1200
 local PAD = string.rep("-", LEN - 8)

@@ -4,6 +4,9 @@
 -- nursery, each collection copies megabytes; with a pause target it
 -- collects after fewer bytes, each collection copying less.
 local nb = require("nursery_budget")
+-- The budget's own behaviour: objects are never born old here, as they
+-- would be where everything survives (tests/api/tide/pretenure.lua).
+require("pretenure").set(false)
 local debug_modes = os.getenv("TIDE_GC_DEBUG") ~= nil -- collections forced every few allocations
 
 -- the default is TIDE_GC_MINOR_PAUSE_TARGET_DEFAULT_NS (TIDE_GC_DEBUG may set another)

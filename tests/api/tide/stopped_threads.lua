@@ -8,6 +8,8 @@
 -- something young on it, or with a dead object's address above its live
 -- slots, is reported by the verifier or breaks the checks.
 local st = require("stopped_threads")
+-- (the cases are about young objects: none is born old here)
+require("pretenure").set(false)
 local create, resume, yield, status = coroutine.create, coroutine.resume, coroutine.yield, coroutine.status
 
 -- garbage: enough for several nursery collections
