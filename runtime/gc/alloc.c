@@ -1,7 +1,8 @@
 /*
  * alloc.c — where every byte of a state comes from: young objects (the
  * nursery's slow path: gc_new's fast path is inline in gc.h), objects born
- * old (gc_new_pinned, prototypes, large objects), table storage, raw blocks
+ * old (gc_new_pinned, prototypes, large objects, pretenured ones), table
+ * storage, raw blocks
  * (gc_raw_*), the accounting that paces collections, the memory limit, and
  * what happens when memory runs out. Also the small per-object services of
  * gc.h: sizes, identities, fixing.

@@ -71,9 +71,12 @@ TIDE_INTERNAL void gc_freeall(lua_State *L);
  * userdata, sizeof(lua_State) for threads.
  *
  * New objects are young: bumped in the nursery (the fast path below: a
- * compare and an add). Objects that never move or own plain memory
- * (prototypes, userdata, threads) and large ones (above GC_LARGE_OBJECT)
- * are born old, in the major heap or the large-object space. */
+ * compare and an add) — but while nearly everything the nursery holds
+ * survives, the slow path makes them old (pretenuring, nursery.c), so
+ * code that fills a fresh object takes its barriers like any other.
+ * Objects that never move or own plain memory (prototypes, userdata,
+ * threads) and large ones (above GC_LARGE_OBJECT) are born old, in the
+ * major heap or the large-object space. */
 #define GC_ALIGN ((size_t)16)
 #define gc_round(n) (((n) + GC_ALIGN - 1) & ~(GC_ALIGN - 1))
 TIDE_INTERNAL GCObject *gc_new_slow(lua_State *L, int tt, size_t size);
