@@ -378,8 +378,12 @@ void *gc_new_part(lua_State *L, const Table *owner, size_t nbytes, size_t replac
 {
     if (luai_unlikely(nbytes > UINT32_MAX)) gc_memerror(L);
     size_t size = sizeof(Part) + nbytes;
-    GCObject *o = nbytes > replaced && !gc_isyoung(G(L), owner) ? born_old(L, gc_state(L), HT_PART, size)
-                                                                 : gc_new(L, HT_PART, size);
+    GCState *gc = gc_state(L);
+    /* (while pretenuring, gc_new makes it old too, from the room written
+     * ahead, as a promotion would; born_old may sweep for room) */
+    GCObject *o = nbytes > replaced && !gc_isyoung(G(L), owner) && gc->pretenure_left == 0
+                      ? born_old(L, gc, HT_PART, size)
+                      : gc_new(L, HT_PART, size);
     Part *p = (Part *)(void *)o;
     p->nbytes = (uint32_t)nbytes;
     p->pad = (uint32_t)kind;

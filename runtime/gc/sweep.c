@@ -311,11 +311,7 @@ void gc_checkpoint_step(GCState *gc)
         gc_set_debt(gc);
     }
     /* (a whole step even when one block is missing: the next steps wait
-     * until the reserve is short again; while objects are born old,
-     * pretenured, the room goes as fast as they are made, and a step's
-     * cost is mostly fixed — an arena obtained, the worker woken —: four
-     * times the blocks, a quarter of the steps) */
-    size_t step = gc->pretenure_left != 0 ? 4 * RESERVE_STEP_BLOCKS : RESERVE_STEP_BLOCKS;
-    if (reserve) major_reserve(gc->major, want + step - 1, step);
+     * until the reserve is short again) */
+    if (reserve) major_reserve(gc->major, want + RESERVE_STEP_BLOCKS - 1, RESERVE_STEP_BLOCKS);
     gc_frames_note_pause(gc, TIDE_GC_PAUSE_SWEEP_STEP, start, gc_now_ns() - start, heap_before);
 }
