@@ -283,6 +283,8 @@ typedef struct GCState {
                                is tried again (nursery.c, pretenuring); 0 =
                                new objects are young */
     uint64_t pretenured;    /* bytes ever born old by pretenuring */
+    uint8_t pretenure_sample; /* a span ended: the next nursery collection
+                                 comes after a short sample (nursery.c) */
 
     /* --- the pacer (pacer.c) --- */
     double grow_rate;       /* old + raw growth, bytes per ns, smoothed; < 0 = not measured yet */

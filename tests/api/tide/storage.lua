@@ -1,5 +1,8 @@
 -- API test (libtide only): where table storage is born (storage.c).
 local storage = require("storage")
+-- (where storage is born when nothing is pretenured: the debug column's
+-- pretenuring would make some of it old at random)
+require("pretenure").set(false)
 
 -- [n] tables made by [make](i), then promoted by full collections. (A
 -- table some stale word on the C stack points at stays young, pinned: the
