@@ -37,7 +37,7 @@ typedef struct Filler {
 /* The budget before any collection has measured the cost per byte. */
 #define FIRST_BUDGET ((size_t)256 * 1024)
 /* After a span of pretenuring, the collection that measures the survival
- * again comes after this share of the budget (nursery.c, pretenuring). */
+ * again comes after this share of the budget (below, pretenuring). */
 #define PRETENURE_SAMPLE_SHARE 4
 /* The largest nursery (fillers keep spans in 32 bits). */
 #define MAX_NURSERY ((size_t)1 << 30)
@@ -309,10 +309,10 @@ void gc_nursery_adapt(GCState *gc, size_t allocated, uint64_t fixed_ns, uint64_t
  * PRETENURE_SPANS budgets' worth, objects are born young again, and the
  * next collection, after a quarter of the budget, measures the survival
  * again: a level's end, when the fresh objects stop living on, is seen
- * within one span. (After a whole budget that sample
- * was a collection at the target's full length, or more, in the middle of
- * a frame: samples/world's heaviest generating frames, 7.3 MB, took one
- * of 0.64 ms.)
+ * within one span. (After a whole budget that sample was a collection at
+ * the target's full length, or more, in the middle of a frame:
+ * samples/world's heaviest generating frames, 7.3 MB, took one of 0.64
+ * ms.)
  *
  * Objects born old on the nursery's slow path for want of room are
  * remembered whole (alloc.c, new_old), so that nothing depends on where a
@@ -323,11 +323,11 @@ void gc_nursery_adapt(GCState *gc, size_t allocated, uint64_t fixed_ns, uint64_t
  * objects do exist while pretenuring: those the collection that began it
  * pinned. TIDE_GC_DEBUG=pretenure,verify over the script tests checks it:
  * the verifier reports an old-to-young reference nothing remembers. */
-/* (a sample must be one the budget adapts by) */
-_Static_assert(PRETENURE_SAMPLE_SHARE < ADAPT_MIN_SHARE, "a pretenuring sample is too small to measure");
 #define PRETENURE_SURVIVAL 0.85
 #define PRETENURE_SPANS 8
 #define PRETENURE_MAX ((size_t)32 << 20)
+/* (a sample must be one the budget adapts by) */
+_Static_assert(PRETENURE_SAMPLE_SHARE < ADAPT_MIN_SHARE, "a pretenuring sample is too small to measure");
 /* TIDE_GC_DEBUG=pretenure: short spans, so that a test's objects are born
  * old and young by turns. */
 #define PRETENURE_DEBUG_SPAN ((size_t)16 * 1024)
