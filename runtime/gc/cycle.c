@@ -531,11 +531,12 @@ static void cycle_finish(lua_State *L, GCReason reason)
     uint64_t duration = end_pause(gc, TIDE_GC_PAUSE_FINAL_MARK, TIDE_GC_PHASE_SWEEPING, start, heap_before);
     if (gc->trace)
         fprintf(stderr, "tide gc: cycle %llu final pause: %.4f ms (%.3f ms ending the mark, %zu grey left), "
-                        "cycle %.3f ms (mark done after %.3f), heap %zu bytes; worker traversed %llu objects, handed back %llu\n",
+                        "cycle %.3f ms (mark done after %.3f), heap %zu bytes; worker traversed %llu objects, handed back %llu; idle time traversed %llu\n",
                 (unsigned long long)gc->cycles, (double)duration / 1e6, (double)(marked_ns - start) / 1e6,
                 grey_left, (double)(start + duration - gc->cycle_start_ns) / 1e6,
                 (double)(mark_done_ns - gc->cycle_start_ns) / 1e6, heap_before,
-                (unsigned long long)gc->worker_traversed, (unsigned long long)gc->worker_handed_back);
+                (unsigned long long)gc->worker_traversed, (unsigned long long)gc->worker_handed_back,
+                (unsigned long long)gc->helper_traversed);
 }
 
 /* --- the lazy sweep ----------------------------------------------------------------- */
@@ -698,15 +699,16 @@ int gc_cycle_mark_for(lua_State *L, uint64_t budget_ns)
     uint64_t deadline = gc_now_ns() + budget_ns;
     if (!scan_partial_stacks(gc, deadline)) return 0;
     if (!gc->worker_marking) return mark_some(gc, (size_t)-1, deadline);
-    /* Idle time: do what the worker hands back, and wait for it (the
-     * game's thread has nothing better to do) until it is out of work. */
+    /* Idle time: do what the worker hands back, and traverse beside it
+     * (DESIGN §4.7: idle time drains grey objects) until it is out of
+     * work. Sleeping until the worker was done instead cost samples/
+     * shooter's headless runs (66 cycles of ~0.5 ms in 1,800 frames) 7%
+     * of their time. */
     for (;;) {
         gc_worker_assist(L, deadline);
         if (gc_cycle_mark_done(gc)) return 1;
-        uint64_t now = gc_now_ns();
-        if (now >= deadline) return 0;
-        gc_worker_wait(gc, deadline);
-        gc->idle_waited_ns += gc_now_ns() - now;
+        if (gc_now_ns() >= deadline) return 0;
+        gc->idle_waited_ns += gc_worker_help(gc, deadline);
     }
 }
 

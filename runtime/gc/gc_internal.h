@@ -374,6 +374,8 @@ typedef struct GCState {
                                objects (from the initial pause to the final) */
     uint64_t worker_traversed;   /* the last cycle's objects the worker traversed */
     uint64_t worker_handed_back; /* ... and handed back to the mutator */
+    uint64_t helper_traversed;   /* ... and the mutator traversed beside it in
+                                    idle time (gc_worker_help) */
 
     /* --- marking --- */
     GCVec grey;             /* objects marked (or promoted) but not traversed */
@@ -889,10 +891,11 @@ TIDE_INTERNAL void gc_worker_feed(GCState *gc);
 TIDE_INTERNAL int gc_worker_assist(lua_State *L, uint64_t deadline_ns);
 /* Nothing left on either side (the worker parked without work)? */
 TIDE_INTERNAL int gc_worker_idle(GCState *gc);
-/* Wait (idle time) until the worker has handed back work or run out of
- * it, or [deadline_ns] passes; returns gc_worker_idle's answer for the
- * worker's side. */
-TIDE_INTERNAL int gc_worker_wait(GCState *gc, uint64_t deadline_ns);
+/* Idle time: traverse grey objects beside the worker until [deadline_ns]
+ * — a share of its stack, or the mutator's own marks not yet handed over —
+ * or, when it has none to give, wait until it has, has handed back work,
+ * or has run out of it. Returns the time spent waiting. */
+TIDE_INTERNAL uint64_t gc_worker_help(GCState *gc, uint64_t deadline_ns);
 /* Park the worker. [keep]: its grey objects go onto gc->grey and what it
  * handed back onto the mutator's list (the final pause finishes both, with
  * gc_worker_finish_deferred); otherwise they are dropped (an abandoned

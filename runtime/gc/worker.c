@@ -9,8 +9,14 @@
  *                keep-alive reads (strings, weak tables, weak handles) mark
  *                into gc->grey, handed over in batches (gc_worker_feed); at
  *                safe points and in idle time it does the work the worker
- *                handed back (gc_worker_assist); the final pause is its own,
- *                once neither side has anything left.
+ *                handed back (gc_worker_assist); in idle time it also
+ *                traverses beside the worker with the worker's own code
+ *                (gc_worker_help): a share the worker splits off its grey
+ *                stack when asked (share_wanted), handing half of its own
+ *                to a worker that has run dry (hungry), and giving back
+ *                what it has not reached when its budget is spent; the
+ *                final pause is its own, once neither side has anything
+ *                left.
  *   the worker   pops grey objects and traverses them: tables, closures,
  *                closed upvalues, userdata. What it must not read while the
  *                program runs it hands back, marked but not traversed:
@@ -109,6 +115,12 @@
 #define STOP_CHECK_SLOTS ((size_t)1 << 12)
 /* Deferred objects the worker gathers before it publishes them. */
 #define DEFER_BATCH 256
+/* Objects the worker traverses between two looks at whether the mutator
+ * wants a share of them (gc_worker_help), and the fewest it hands over. */
+#define SHARE_CHECK_EVERY 32
+#define SHARE_MIN ((size_t)16)
+/* Objects the mutator traverses between two looks at the clock. */
+#define HELP_CLOCK_EVERY 32
 /* Slots of a table whose dead keys the mutator clears per piece. */
 #define CLEAR_PIECE ((size_t)4096)
 /* Strong tables with more entries than this are traversed by the mutator
@@ -143,6 +155,22 @@ typedef struct PageRange {
     uintptr_t lo, hi;
 } PageRange;
 
+/* A traversal in progress: its grey stack, the objects it defers to the
+ * mutator, and its counts. The worker has one; the mutator has the other
+ * while it drains grey objects beside the worker in idle time
+ * (gc_worker_help). Both read the same view of the heap. */
+typedef struct WMarker {
+    GCWorker *w;
+    WVec grey, defer;
+    int overflow;             /* a vector could not grow: something marked went
+                                 untraversed */
+    size_t arena_hint;        /* the arena of the last w_mark (major_view_object) */
+    uint64_t traversed;       /* objects traversed this cycle */
+    uint64_t handed_back;     /* objects deferred to the mutator this cycle */
+    uint64_t deadline_ns;     /* the mutator's: when it gives back what it holds
+                                 (0 for the worker's, which stops for [stop]) */
+} WMarker;
+
 struct GCWorker {
     pthread_t thread;
     pthread_mutex_t lock;
@@ -158,6 +186,8 @@ struct GCWorker {
     int overflow;             /* a vector could not grow: something marked went
                                  untraversed (the final pause rescans) */
     WVec inbox, outbox;
+    WVec shared;              /* grey objects the worker split off for the
+                                 mutator draining beside it (share_wanted) */
     PageRange *pages;         /* the queue of pages to fault in: [pages_head,
                                  pages_n) are waiting */
     size_t pages_head, pages_n, pages_cap;
@@ -166,24 +196,26 @@ struct GCWorker {
     size_t served_traversing; /* chunks faulted in from inside a traversal */
     /* set by the mutator under lock, read by the worker between objects */
     atomic_int stop;
+    atomic_int share_wanted;  /* the mutator drains in idle time and has nothing:
+                                 the worker splits off half its grey stack */
+    atomic_int hungry;        /* the worker waits with nothing to mark while a
+                                 cycle marks: the mutator draining beside it
+                                 hands it half of its stack */
     atomic_int pages_waiting; /* pages_head < pages_n, and not held */
     atomic_int faulting;      /* a chunk is being faulted in (set and cleared by
                                  the worker, the lock released between:
                                  hold spins on it before it sleeps) */
-    /* the worker's while it is not parked */
-    WVec grey, defer;
-    int local_overflow;
-    uint64_t traversed;       /* objects traversed this cycle */
-    uint64_t handed_back;     /* objects deferred to the mutator this cycle */
+    /* the worker's traversal: its own while it is not parked */
+    WMarker own;
     /* the view of the heap at the initial pause (written while parked) */
     MajorArenaView *arenas;
     size_t narenas, arenas_cap;
-    size_t arena_hint;        /* the arena of the last w_mark (major_view_object) */
     uintptr_t *los;
     size_t nlos, los_cap;
     uintptr_t nursery_lo, nursery_span;
     const TString *mode_name;
     /* the mutator's */
+    WMarker helper;           /* empty outside gc_worker_help */
     WVec taken;               /* deferred objects taken from the outbox */
     size_t taken_pos;         /* the next one to do */
     Part *clearing;           /* node storage whose dead keys are being cleared */
@@ -247,16 +279,17 @@ static inline int w_young(const GCWorker *w, const void *p)
     return (uintptr_t)p - w->nursery_lo < w->nursery_span;
 }
 
-static inline void w_push(GCWorker *w, WVec *v, void *x)
+static inline void w_push(WMarker *m, WVec *v, void *x)
 {
-    if (!wvec_push(v, x)) w->local_overflow = 1;
+    if (!wvec_push(v, x)) m->overflow = 1;
 }
 
 /* Mark what the word [a] names, if it is an object of the view. */
-static TIDE_GC_RACY void w_mark(GCWorker *w, uintptr_t a)
+static TIDE_GC_RACY void w_mark(WMarker *m, uintptr_t a)
 {
+    const GCWorker *w = m->w;
     if ((a & (GC_ALIGN - 1)) != 0 || a - w->nursery_lo < w->nursery_span) return;
-    GCObject *o = major_view_object(w->arenas, w->narenas, a, &w->arena_hint);
+    GCObject *o = major_view_object(w->arenas, w->narenas, a, &m->arena_hint);
     if (o != NULL) {
         if (!major_mark_atomic(o) || !major_has_refs(o)) return;
     } else {
@@ -265,18 +298,18 @@ static TIDE_GC_RACY void w_mark(GCWorker *w, uintptr_t a)
         if (!los_mark_atomic(o) || !los_has_refs(o)) return;
     }
     if (gc_isleaf(o->tt)) return; /* table storage: its table reads it */
-    w_push(w, &w->grey, o);
+    w_push(m, &m->grey, o);
 }
 
-static TIDE_GC_RACY inline void w_value(GCWorker *w, const TValue *v)
+static TIDE_GC_RACY inline void w_value(WMarker *m, const TValue *v)
 {
-    if (v->tt & BIT_COLLECTABLE) w_mark(w, (uintptr_t)v->v.gc);
+    if (v->tt & BIT_COLLECTABLE) w_mark(m, (uintptr_t)v->v.gc);
 }
 
-static void w_defer(GCWorker *w, GCObject *o, uintptr_t how)
+static void w_defer(WMarker *m, GCObject *o, uintptr_t how)
 {
-    w->handed_back++;
-    w_push(w, &w->defer, (void *)((uintptr_t)o | how));
+    m->handed_back++;
+    w_push(m, &m->defer, (void *)((uintptr_t)o | how));
 }
 
 /* May [t] be weak? Its TAB_WEAK, or a "__mode" entry of its metatable
@@ -284,7 +317,7 @@ static void w_defer(GCWorker *w, GCObject *o, uintptr_t how)
  * against the storage's own size: a wrong answer is harmless either way
  * (a strong table handed back is traversed by the mutator; a weak one
  * taken for strong keeps its entries for one cycle). */
-static TIDE_GC_RACY int w_maybe_weak(GCWorker *w, const Table *t, const Table *mt)
+static TIDE_GC_RACY int w_maybe_weak(const GCWorker *w, const Table *t, const Table *mt)
 {
     if (t->weak & TAB_WEAK) return 1;
     if (mt->flags & (1u << TM_MODE)) return 0; /* known to have no __mode */
@@ -308,13 +341,15 @@ static TIDE_GC_RACY int w_maybe_weak(GCWorker *w, const Table *t, const Table *m
 
 static void fault_queued_pages(GCWorker *w);
 
-/* In the middle of a traversal: serve the queue of pages to fault in (a
- * table of millions of entries takes the worker milliseconds, and the
- * next nursery collection promotes into those pages: bench/gc/giants.lua
- * table found one block in ten not yet faulted in), then say whether to
- * stop. */
-static int w_interrupted(GCWorker *w)
+/* In the middle of a traversal: on the worker, serve the queue of pages to
+ * fault in (a table of millions of entries takes the worker milliseconds,
+ * and the next nursery collection promotes into those pages:
+ * bench/gc/giants.lua table found one block in ten not yet faulted in),
+ * then say whether to stop; on the mutator, whether its idle time is up. */
+static int w_interrupted(WMarker *m)
 {
+    if (m->deadline_ns != 0) return gc_now_ns() >= m->deadline_ns;
+    GCWorker *w = m->w;
     if (atomic_load_explicit(&w->pages_waiting, memory_order_relaxed)) fault_queued_pages(w);
     return atomic_load_explicit(&w->stop, memory_order_relaxed);
 }
@@ -323,14 +358,14 @@ static int w_interrupted(GCWorker *w)
  * keys send the storage to the mutator, to become dead keys. Returns 0 when
  * it stopped for [stop] part-way (the caller puts its object back on the
  * grey stack: traversal is idempotent). */
-static TIDE_GC_RACY int w_part(GCWorker *w, Part *p)
+static TIDE_GC_RACY int w_part(WMarker *m, Part *p)
 {
     uint32_t kind = __atomic_load_n(&p->pad, __ATOMIC_RELAXED); /* (released meanwhile: zeroed, harmless) */
     if (kind == PART_ARRAY) {
         const TValue *array = part_payload(p);
         for (size_t i = 0, n = p->nbytes / sizeof(TValue); i < n; i++) {
-            w_value(w, &array[i]);
-            if ((i & (STOP_CHECK_SLOTS - 1)) == STOP_CHECK_SLOTS - 1 && w_interrupted(w)) return 0;
+            w_value(m, &array[i]);
+            if ((i & (STOP_CHECK_SLOTS - 1)) == STOP_CHECK_SLOTS - 1 && w_interrupted(m)) return 0;
         }
     } else if (kind == PART_NODES) {
         const Node *node = part_payload(p);
@@ -340,24 +375,25 @@ static TIDE_GC_RACY int w_part(GCWorker *w, Part *p)
             if (isempty(gval(nd))) {
                 dead_keys |= (nd->key_tt & BIT_COLLECTABLE) != 0;
             } else {
-                if (nd->key_tt & BIT_COLLECTABLE) w_mark(w, (uintptr_t)nd->key_val.gc);
-                w_value(w, gval(nd));
+                if (nd->key_tt & BIT_COLLECTABLE) w_mark(m, (uintptr_t)nd->key_val.gc);
+                w_value(m, gval(nd));
             }
-            if ((i & (STOP_CHECK_SLOTS - 1)) == STOP_CHECK_SLOTS - 1 && w_interrupted(w)) return 0;
+            if ((i & (STOP_CHECK_SLOTS - 1)) == STOP_CHECK_SLOTS - 1 && w_interrupted(m)) return 0;
         }
-        if (dead_keys) w_defer(w, obj2gco(p), DEFER_CLEAR_KEYS);
+        if (dead_keys) w_defer(m, obj2gco(p), DEFER_CLEAR_KEYS);
     }
     return 1;
 }
 
 /* A strong table: its storage, reached through its pointers (see above). */
-static TIDE_GC_RACY int w_table(GCWorker *w, Table *t)
+static TIDE_GC_RACY int w_table(WMarker *m, Table *t)
 {
+    const GCWorker *w = m->w;
     Table *mt = __atomic_load_n(&t->metatable, __ATOMIC_RELAXED);
     if (mt != NULL) {
-        w_mark(w, (uintptr_t)mt);
+        w_mark(m, (uintptr_t)mt);
         if (w_maybe_weak(w, t, mt)) {
-            w_defer(w, obj2gco(t), 0);
+            w_defer(m, obj2gco(t), 0);
             return 1;
         }
     }
@@ -367,88 +403,109 @@ static TIDE_GC_RACY int w_table(GCWorker *w, Table *t)
     /* Young storage (a resize since the last nursery collection) is not
      * the worker's to read: the table goes back to the mutator. */
     if ((array != NULL && w_young(w, array)) || (node != NULL && w_young(w, node))) {
-        w_defer(w, obj2gco(t), 0);
+        w_defer(m, obj2gco(t), 0);
         return 1;
     }
     if (array != NULL) {
-        w_mark(w, (uintptr_t)part_of(array));
-        if (!w_part(w, part_of(array))) return 0;
+        w_mark(m, (uintptr_t)part_of(array));
+        if (!w_part(m, part_of(array))) return 0;
     }
     if (node != NULL) {
-        w_mark(w, (uintptr_t)part_of(node));
-        if (!w_part(w, part_of(node))) return 0;
+        w_mark(m, (uintptr_t)part_of(node));
+        if (!w_part(m, part_of(node))) return 0;
     }
     return 1;
 }
 
-static TIDE_GC_RACY void w_traverse(GCWorker *w, GCObject *o)
+static TIDE_GC_RACY void w_traverse(WMarker *m, GCObject *o)
 {
     switch (o->tt) {
     case HT_TABLE:
-        if (!w_table(w, gco2t(o))) w_push(w, &w->grey, o);
+        if (!w_table(m, gco2t(o))) w_push(m, &m->grey, o);
         break;
     case HT_PART: /* storage handed over on its own (a young table's, cycle.c) */
-        if (!w_part(w, (Part *)(void *)o)) w_push(w, &w->grey, o);
+        if (!w_part(m, (Part *)(void *)o)) w_push(m, &m->grey, o);
         break;
     case HT_LCL: {
         LClosure *cl = gco2lcl(o);
-        w_mark(w, (uintptr_t)cl->p);
-        for (int i = 0; i < cl->nupvalues; i++) w_mark(w, (uintptr_t)cl->upvals[i]);
+        w_mark(m, (uintptr_t)cl->p);
+        for (int i = 0; i < cl->nupvalues; i++) w_mark(m, (uintptr_t)cl->upvals[i]);
         break;
     }
     case HT_CCL: {
         CClosure *cl = gco2ccl(o);
-        for (int i = 0; i < cl->nupvalues; i++) w_value(w, &cl->upvalue[i]);
+        for (int i = 0; i < cl->nupvalues; i++) w_value(m, &cl->upvalue[i]);
         break;
     }
     case HT_UDATA: {
         Udata *u = gco2u(o);
-        w_mark(w, (uintptr_t)u->metatable);
-        for (int i = 0; i < u->nuvalue; i++) w_value(w, &u->uv[i]);
+        w_mark(m, (uintptr_t)u->metatable);
+        for (int i = 0; i < u->nuvalue; i++) w_value(m, &u->uv[i]);
         break;
     }
     case HT_UPVAL: {
         UpVal *uv = gco2upv(o);
         TValue *v = __atomic_load_n(&uv->v, __ATOMIC_ACQUIRE);
         if (v == &uv->u.value)
-            w_value(w, v); /* closed: it stays closed */
+            w_value(m, v); /* closed: it stays closed */
         else
-            w_defer(w, o, 0);
+            w_defer(m, o, 0);
         break;
     }
     default: /* threads and prototypes */
-        w_defer(w, o, 0);
+        w_defer(m, o, 0);
         break;
     }
 }
 
 /* --- the worker thread ------------------------------------------------------------------- */
 
-/* Publish the deferred objects gathered so far (lock held). */
-static void publish_deferred(GCWorker *w)
+/* Publish the deferred objects [m] gathered so far (lock held). */
+static void publish_deferred(GCWorker *w, WMarker *m)
 {
-    if (w->defer.n == 0) return;
-    if (wvec_append(&w->outbox, w->defer.items, w->defer.n))
-        w->defer.n = 0;
+    if (m->defer.n == 0) return;
+    if (wvec_append(&w->outbox, m->defer.items, m->defer.n))
+        m->defer.n = 0;
     else
-        w->local_overflow = 1; /* kept: the mutator takes them when it stops us */
+        m->overflow = 1; /* kept: the mutator takes them when it stops us */
     pthread_cond_broadcast(&w->parked_cv); /* an idle mutator may be waiting for work */
+}
+
+/* The mutator, draining in idle time, has run out of grey objects: give it
+ * the older half of the stack (nearer the roots, so with more behind
+ * them), if there are enough to be worth a handover. */
+static void share_grey(GCWorker *w)
+{
+    WMarker *m = &w->own;
+    pthread_mutex_lock(&w->lock);
+    size_t half = m->grey.n / 2;
+    if (atomic_load_explicit(&w->share_wanted, memory_order_relaxed) && half >= SHARE_MIN &&
+        wvec_append(&w->shared, m->grey.items, half)) {
+        memmove(m->grey.items, m->grey.items + half, (m->grey.n - half) * sizeof *m->grey.items);
+        m->grey.n -= half;
+        atomic_store_explicit(&w->share_wanted, 0, memory_order_relaxed);
+        pthread_cond_broadcast(&w->parked_cv);
+    }
+    pthread_mutex_unlock(&w->lock);
 }
 
 /* Traverse the grey stack until it is empty or [stop] is set. */
 static void drain(GCWorker *w)
 {
+    WMarker *m = &w->own;
     unsigned count = 0;
-    while (w->grey.n > 0) {
-        w_traverse(w, w->grey.items[--w->grey.n]);
-        w->traversed++;
-        if (++count % STOP_CHECK_EVERY == 0) {
+    while (m->grey.n > 0) {
+        w_traverse(m, m->grey.items[--m->grey.n]);
+        m->traversed++;
+        if (++count % SHARE_CHECK_EVERY == 0 && atomic_load_explicit(&w->share_wanted, memory_order_relaxed))
+            share_grey(w);
+        if (count % STOP_CHECK_EVERY == 0) {
             if (atomic_load_explicit(&w->stop, memory_order_relaxed) ||
                 atomic_load_explicit(&w->pages_waiting, memory_order_relaxed))
                 return;
-            if (w->defer.n >= DEFER_BATCH) {
+            if (m->defer.n >= DEFER_BATCH) {
                 pthread_mutex_lock(&w->lock);
-                publish_deferred(w);
+                publish_deferred(w, m);
                 pthread_mutex_unlock(&w->lock);
             }
         }
@@ -511,10 +568,10 @@ static void *worker_main(void *arg)
 #endif
     pthread_mutex_lock(&w->lock);
     for (;;) {
-        publish_deferred(w);
-        if (w->local_overflow) {
+        publish_deferred(w, &w->own);
+        if (w->own.overflow) {
             w->overflow = 1;
-            w->local_overflow = 0;
+            w->own.overflow = 0;
         }
         if (w->state == W_QUIT) break;
         int stopping = atomic_load_explicit(&w->stop, memory_order_relaxed);
@@ -522,16 +579,18 @@ static void *worker_main(void *arg)
             prefault_chunk(w, 0);
             continue;
         }
-        if (w->state == W_MARKING && !stopping && w->grey.n == 0 && w->inbox.n > 0) {
-            WVec t = w->grey; /* take the inbox whole; it keeps the empty stack's room */
-            w->grey = w->inbox;
+        if (w->state == W_MARKING && !stopping && w->own.grey.n == 0 && w->inbox.n > 0) {
+            WVec t = w->own.grey; /* take the inbox whole; it keeps the empty stack's room */
+            w->own.grey = w->inbox;
             w->inbox = t;
         }
-        if (w->state != W_MARKING || stopping || w->grey.n == 0) {
+        if (w->state != W_MARKING || stopping || w->own.grey.n == 0) {
             w->parked = 1;
             pthread_cond_broadcast(&w->parked_cv);
             w->woken = 0; /* (a signal before this decision was for a loop it has run since) */
+            atomic_store_explicit(&w->hungry, w->state == W_MARKING && !stopping, memory_order_relaxed);
             pthread_cond_wait(&w->wake, &w->lock);
+            atomic_store_explicit(&w->hungry, 0, memory_order_relaxed);
             continue;
         }
         w->parked = 0;
@@ -562,6 +621,8 @@ static GCWorker *get_worker(GCState *gc)
     pthread_cond_init(&w->parked_cv, &ca);
     pthread_condattr_destroy(&ca);
     atomic_init(&w->stop, 0);
+    atomic_init(&w->share_wanted, 0);
+    atomic_init(&w->hungry, 0);
     atomic_init(&w->pages_waiting, 0);
     atomic_init(&w->faulting, 0);
     w->state = W_PARKED_STATE;
@@ -630,15 +691,22 @@ int gc_worker_start(lua_State *L)
     }
     major_arena_views(gc->major, w->arenas);
     w->narenas = na;
-    w->arena_hint = 0;
     los_object_addresses(gc->los, w->los);
     w->nlos = nl;
     w->nursery_lo = G(L)->nursery_lo;
     w->nursery_span = G(L)->nursery_span;
     w->mode_name = G(L)->tmname[TM_MODE];
-    w->traversed = w->handed_back = 0;
+    WMarker *markers[2] = {&w->own, &w->helper};
+    for (int k = 0; k < 2; k++) {
+        markers[k]->w = w;
+        markers[k]->traversed = markers[k]->handed_back = 0;
+        markers[k]->arena_hint = 0;
+        markers[k]->grey.n = markers[k]->defer.n = 0;
+        markers[k]->overflow = 0;
+    }
     w->overflow = 0;
-    w->grey.n = w->inbox.n = w->outbox.n = w->defer.n = 0;
+    w->inbox.n = w->outbox.n = w->shared.n = 0;
+    atomic_store_explicit(&w->share_wanted, 0, memory_order_relaxed);
     /* the initial pause's grey objects */
     if (!wvec_append(&w->inbox, gc->grey.items, gc->grey.n)) goto no_memory;
     gc->grey.n = 0;
@@ -756,26 +824,105 @@ int gc_worker_idle(GCState *gc)
     GCWorker *w = gc->worker;
     if (gc->grey.n > 0 || gc->big_table != NULL || w->clearing != NULL || w->taken.n > 0) return 0;
     if (pthread_mutex_trylock(&w->lock) != 0) return 0;
-    int idle = w->parked && w->grey.n == 0 && w->inbox.n == 0 && w->outbox.n == 0;
+    int idle = w->parked && w->own.grey.n == 0 && w->inbox.n == 0 && w->outbox.n == 0 && w->shared.n == 0;
     pthread_mutex_unlock(&w->lock);
     return idle;
 }
 
-int gc_worker_wait(GCState *gc, uint64_t deadline_ns)
+/* Lock held: take grey objects for the mutator's traversal — what the
+ * worker split off for it, or else half the inbox (the mutator's own marks,
+ * not yet taken by the worker); 1 if it has some. */
+static int take_share(GCWorker *w, WMarker *m)
+{
+    if (w->shared.n > 0) {
+        WVec t = m->grey; /* (empty: it keeps its room) */
+        m->grey = w->shared;
+        w->shared = t;
+    } else if (w->inbox.n > 0) {
+        size_t take = (w->inbox.n + 1) / 2;
+        if (!wvec_append(&m->grey, w->inbox.items + (w->inbox.n - take), take)) return 0;
+        w->inbox.n -= take;
+    }
+    return m->grey.n > 0;
+}
+
+/* The worker waits with nothing to mark: give it the older half of the
+ * mutator's stack (the converse of share_grey). */
+static void feed_hungry(GCWorker *w, WMarker *m)
+{
+    size_t half = m->grey.n / 2;
+    int wake = 0;
+    pthread_mutex_lock(&w->lock);
+    if (atomic_load_explicit(&w->hungry, memory_order_relaxed) && half >= SHARE_MIN &&
+        wvec_append(&w->inbox, m->grey.items, half)) {
+        memmove(m->grey.items, m->grey.items + half, (m->grey.n - half) * sizeof *m->grey.items);
+        m->grey.n -= half;
+        atomic_store_explicit(&w->hungry, 0, memory_order_relaxed);
+        wake = wake_wanted(w);
+    }
+    pthread_mutex_unlock(&w->lock);
+    if (wake) pthread_cond_signal(&w->wake);
+}
+
+/* The mutator's traversal, until its stack is empty or its deadline. */
+static void help_drain(GCWorker *w, WMarker *m)
+{
+    unsigned count = 0;
+    while (m->grey.n > 0) {
+        w_traverse(m, m->grey.items[--m->grey.n]);
+        m->traversed++;
+        if (++count % HELP_CLOCK_EVERY == 0) {
+            if (gc_now_ns() >= m->deadline_ns) return;
+            if (atomic_load_explicit(&w->hungry, memory_order_relaxed)) feed_hungry(w, m);
+        }
+    }
+}
+
+uint64_t gc_worker_help(GCState *gc, uint64_t deadline_ns)
 {
     GCWorker *w = gc->worker;
-    struct timespec ts;
-    ts.tv_sec = (time_t)(deadline_ns / 1000000000u);
-    ts.tv_nsec = (long)(deadline_ns % 1000000000u);
+    WMarker *m = &w->helper;
+    uint64_t waited = 0;
     pthread_mutex_lock(&w->lock);
-    int err = 0;
-    /* (a worker faulting pages in with grey objects left is not out of work) */
-    while (err == 0 && w->outbox.n == 0 &&
-           !(w->parked && w->inbox.n == 0 && (w->grey.n == 0 || !atomic_load(&w->faulting))))
-        err = pthread_cond_timedwait(&w->parked_cv, &w->lock, &ts);
-    int idle = w->parked && w->grey.n == 0 && w->inbox.n == 0 && w->outbox.n == 0;
+    if (!take_share(w, m)) {
+        /* Nothing to take: ask the worker for a share, and wait for it, for
+         * objects handed back, or for the worker to run out of work (a
+         * worker faulting pages in with grey objects left is not out of
+         * it). */
+        struct timespec ts;
+        ts.tv_sec = (time_t)(deadline_ns / 1000000000u);
+        ts.tv_nsec = (long)(deadline_ns % 1000000000u);
+        uint64_t before = gc_now_ns();
+        atomic_store_explicit(&w->share_wanted, 1, memory_order_relaxed);
+        int err = 0;
+        while (err == 0 && w->outbox.n == 0 && w->shared.n == 0 &&
+               !(w->parked && (w->own.grey.n == 0 || !atomic_load(&w->faulting))))
+            err = pthread_cond_timedwait(&w->parked_cv, &w->lock, &ts);
+        atomic_store_explicit(&w->share_wanted, 0, memory_order_relaxed);
+        waited = gc_now_ns() - before;
+        take_share(w, m);
+    }
     pthread_mutex_unlock(&w->lock);
-    return idle;
+    if (m->grey.n > 0) {
+        m->deadline_ns = deadline_ns;
+        help_drain(w, m);
+    }
+    /* What it deferred goes on the mutator's own list; what it has not
+     * traversed (the deadline came) back to the worker. */
+    if (!wvec_append(&w->taken, m->defer.items, m->defer.n)) m->overflow = 1;
+    m->defer.n = 0;
+    int wake = 0;
+    if (m->grey.n > 0 || m->overflow) {
+        pthread_mutex_lock(&w->lock);
+        if (!wvec_append(&w->inbox, m->grey.items, m->grey.n)) m->overflow = 1;
+        if (m->overflow) w->overflow = 1; /* (the final pause rescans) */
+        m->grey.n = 0;
+        m->overflow = 0;
+        wake = wake_wanted(w);
+        pthread_mutex_unlock(&w->lock);
+    }
+    if (wake) pthread_cond_signal(&w->wake);
+    return waited;
 }
 
 void gc_worker_stop(GCState *gc, int keep)
@@ -786,20 +933,22 @@ void gc_worker_stop(GCState *gc, int keep)
         /* Everything it held: grey objects back onto the mutator's stack,
          * deferred ones onto its list. What finds no room is marked but
          * untraversed: the final pause's rescan finds it. */
-        WVec *greys[2] = {&w->grey, &w->inbox};
-        for (int k = 0; k < 2; k++)
+        WVec *greys[3] = {&w->own.grey, &w->inbox, &w->shared};
+        for (int k = 0; k < 3; k++)
             for (size_t i = 0; i < greys[k]->n; i++)
                 if (!gc_vec_push(gc, &gc->grey, greys[k]->items[i])) gc->grey_overflow = 1;
         if (!wvec_append(&w->taken, w->outbox.items, w->outbox.n) ||
-            !wvec_append(&w->taken, w->defer.items, w->defer.n) || w->overflow)
+            !wvec_append(&w->taken, w->own.defer.items, w->own.defer.n) || w->overflow)
             gc->grey_overflow = 1;
     } else {
         w->taken.n = w->taken_pos = 0;
         w->clearing = NULL;
     }
-    gc->worker_traversed = w->traversed;
-    gc->worker_handed_back = w->handed_back;
-    w->grey.n = w->inbox.n = w->outbox.n = w->defer.n = 0;
+    lua_assert(w->helper.grey.n == 0 && w->helper.defer.n == 0);
+    gc->worker_traversed = w->own.traversed;
+    gc->worker_handed_back = w->own.handed_back;
+    gc->helper_traversed = w->helper.traversed;
+    w->own.grey.n = w->inbox.n = w->outbox.n = w->own.defer.n = w->shared.n = 0;
     w->overflow = 0;
     pthread_mutex_unlock(&w->lock);
 }
@@ -919,7 +1068,8 @@ void gc_worker_destroy(GCState *gc)
     pthread_cond_destroy(&w->wake);
     pthread_cond_destroy(&w->parked_cv);
     pthread_mutex_destroy(&w->lock);
-    WVec *vecs[] = {&w->inbox, &w->outbox, &w->grey, &w->defer, &w->taken};
+    WVec *vecs[] = {&w->inbox, &w->outbox, &w->shared, &w->own.grey, &w->own.defer,
+                    &w->helper.grey, &w->helper.defer, &w->taken};
     for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) wvec_free(vecs[i]);
     free(w->arenas);
     free(w->los);

@@ -17,6 +17,11 @@
  *   idle_assist.behind()                  the threshold set below the heap
  *   idle_assist.low_latency(on)           tide_gc_allow_synchronous_major(L, !on)
  *   idle_assist.finish()                  the cycle ended and swept
+ *   idle_assist.traversed() -> worker, idle   objects the last finished
+ *                                         cycle traversed on the worker and
+ *                                         on the game's thread in idle time
+ *                                         (gc_worker_help)
+ *   idle_assist.verify_marks(on)          TIDE_GC_DEBUG=verify-marks
  */
 #include "lauxlib.h"
 #include "lua.h"
@@ -97,12 +102,26 @@ static int l_finish(lua_State *L)
     return 0;
 }
 
+static int l_traversed(lua_State *L)
+{
+    GCState *gc = gc_state(L);
+    lua_pushinteger(L, (lua_Integer)gc->worker_traversed);
+    lua_pushinteger(L, (lua_Integer)gc->helper_traversed);
+    return 2;
+}
+
+static int l_verify_marks(lua_State *L)
+{
+    gc_state(L)->verify_marks = (uint8_t)lua_toboolean(L, 1);
+    return 0;
+}
+
 int luaopen_idle_assist(lua_State *L)
 {
     static const luaL_Reg functions[] = {
         { "begin_cycle", l_begin_cycle }, { "marking", l_marking }, { "steps", l_steps },
         { "idle", l_idle },               { "behind", l_behind },   { "low_latency", l_low_latency },
-        { "finish", l_finish },
+        { "finish", l_finish },           { "traversed", l_traversed }, { "verify_marks", l_verify_marks },
         { NULL, NULL },
     };
     luaL_newlibtable(L, functions);
