@@ -2,7 +2,8 @@
 -- collector setting, interleaved, and write reports/compare/comparison.md
 -- and a self-contained report.html.  Stock Lua 5.4 and lua-cjson.
 --
---   lua5.4 tools/compare.lua [--frames N] [--runs R] [--samples a,b] [--out DIR] [--reuse]
+--   lua5.4 tools/compare.lua [--frames N] [--runs R] [--samples a,b] [--settings a,b]
+--                            [--out DIR] [--reuse]
 --
 -- --reuse runs nothing: it writes the report again from the runs already
 -- in DIR (after a change to the report itself).
@@ -90,7 +91,7 @@ do
   local i = 1
   local function usage(msg)
     io.stderr:write("compare.lua: ", msg, "\n",
-      "usage: lua5.4 tools/compare.lua [--frames N] [--runs R] [--samples a,b] [--out DIR] [--reuse]\n")
+      "usage: lua5.4 tools/compare.lua [--frames N] [--runs R] [--samples a,b] [--settings a,b] [--out DIR] [--reuse]\n")
     os.exit(2)
   end
   while i <= #arg do
@@ -114,6 +115,9 @@ do
       elseif k == "samples" then
         opts.samples = {}
         for s in v:gmatch("[^,%s]+") do opts.samples[#opts.samples + 1] = s end
+      elseif k == "settings" then
+        opts.settings = {}
+        for name in v:gmatch("[^,]+") do opts.settings[name:match("^%s*(.-)%s*$")] = true end
       elseif k == "out" then
         opts.out = v
       else
@@ -148,8 +152,15 @@ end
 
 local settings, skipped = {}, {}
 for _, st in ipairs(SETTINGS) do
-  if file_exists(BIN .. st.bin) then settings[#settings + 1] = st
+  if opts.settings and not opts.settings[st.name] then
+    -- (not asked for)
+  elseif file_exists(BIN .. st.bin) then settings[#settings + 1] = st
   else skipped[#skipped + 1] = st end
+  if opts.settings then opts.settings[st.name] = nil end
+end
+for name in pairs(opts.settings or {}) do
+  io.stderr:write("compare.lua: no setting named '", name, "'\n")
+  os.exit(2)
 end
 if #settings == 0 then
   io.stderr:write("compare.lua: no host binaries in ", BIN, "; run ./build.sh build release\n")
@@ -334,11 +345,14 @@ end
 local total = opts.runs * #samples * #settings
 local n = 0
 local T0 = now()
-print(("compare: %d sample(s) x %d setting(s) x %d run(s), %d frames each, seed %d, interleaved")
+print(("compare: %d sample(s) x %d setting(s) x %d run(s), %d frames each, seed %d, interleaved (every other round reversed)")
   :format(#samples, #settings, opts.runs, opts.frames, SEED))
 for r = 1, opts.runs do
   for _, s in ipairs(samples) do
-    for _, st in ipairs(settings) do
+    -- every other round in reverse order: a setting's neighbours in time
+    -- (the machine's slow and fast stretches) change sides
+    for k = 1, #settings do
+      local st = settings[r % 2 == 1 and k or #settings + 1 - k]
       n = n + 1
       local res = run_one(s, st, r)
       results[s][st.name][r] = res
@@ -487,7 +501,7 @@ add("# Tide GC comparison\n")
 add(("- date: %s"):format(machine.date))
 add(("- machine: %s, %s CPUs, %s"):format(machine.arch, machine.nproc, machine.cpu))
 add(("- command: `%s`"):format(cmdline))
-add(("- %d frames per run, seed %d, %d runs per setting, interleaved round-robin; %.0f s in all")
+add(("- %d frames per run, seed %d, %d runs per setting, interleaved round-robin (every other round in reverse order); %.0f s in all")
   :format(opts.frames, SEED, opts.runs, elapsed))
 add(("- the machine's noise floor (`tools/noise_floor.lua`, 10 s before and after the runs): %s; %s")
   :format(noise[1], noise[2]))
@@ -539,6 +553,27 @@ for _, s in ipairs(samples) do
     end
   end
   rows_by_sample[s] = rows
+  -- Throughput against issue 5's baseline, round by round: the two runs of
+  -- one round are neighbours in time, so their ratio keeps less of the
+  -- machine's drift than the ratio of two medians.
+  local ll, stw = results[s]["tide low-latency"], results[s]["tide stop-the-world"]
+  if ll and stw then
+    local ratios, shown = {}, {}
+    for r = 1, opts.runs do
+      local a, b = ll[r], stw[r]
+      local ta = a and not a.error and num(a.summary.total_s)
+      local tb = b and not b.error and num(b.summary.total_s)
+      if ta and tb and tb > 0 then
+        ratios[#ratios + 1] = ta / tb
+        shown[#shown + 1] = ("%.2f"):format(ta / tb)
+      end
+    end
+    if #ratios > 0 then
+      add("")
+      add(("Throughput: total time of tide low-latency over tide stop-the-world's in the same round: %s; median %.2f.")
+          :format(table.concat(shown, ", "), median(ratios)))
+    end
+  end
   -- how contended the machine was while this sample ran
   local lo, hi, hi_at
   for _, st in ipairs(settings) do
