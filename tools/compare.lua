@@ -345,6 +345,7 @@ end
 local total = opts.runs * #samples * #settings
 local n = 0
 local T0 = now()
+local started = os.date("%Y-%m-%d %H:%M:%S %Z")
 print(("compare: %d sample(s) x %d setting(s) x %d run(s), %d frames each, seed %d, interleaved (every other round reversed)")
   :format(#samples, #settings, opts.runs, opts.frames, SEED))
 for r = 1, opts.runs do
@@ -484,7 +485,7 @@ local machine = {
   arch = capture("uname -m"),
   nproc = capture("nproc"),
   cpu = (read_file("/proc/cpuinfo") or ""):match("model name%s*:%s*([^\n]+)") or "unknown",
-  date = os.date("%Y-%m-%d %H:%M:%S %Z"),
+  date = started, -- (when the runs began)
 }
 if opts.reuse then
   machine.date = reused[1] or machine.date
@@ -498,7 +499,7 @@ end
 local md = {}
 local function add(s) md[#md + 1] = s end
 add("# Tide GC comparison\n")
-add(("- date: %s"):format(machine.date))
+add(("- date: %s (the runs' start)"):format(machine.date))
 add(("- machine: %s, %s CPUs, %s"):format(machine.arch, machine.nproc, machine.cpu))
 add(("- command: `%s`"):format(cmdline))
 add(("- %d frames per run, seed %d, %d runs per setting, interleaved round-robin (every other round in reverse order); %.0f s in all")
