@@ -314,7 +314,7 @@ static GCObject *new_pretenured(lua_State *L, GCState *gc, int tt, size_t n)
     gc->g->gc_debt += (intptr_t)counted;
     size_t before = gc->pretenure_left;
     gc->pretenure_left = n < before ? before - n : 0;
-    if (gc->pretenure_left == 0) gc->pretenure_sample = 1;
+    if (gc->pretenure_left == 0) gc->pretenure_left = gc_nursery_span_ended(gc);
     if (before / CHECKPOINT_BYTES != gc->pretenure_left / CHECKPOINT_BYTES) gc_checkpoint_step(gc);
     return o;
 }

@@ -208,7 +208,9 @@ static void idle_minor(lua_State *L, GCState *gc, uint64_t deadline)
     Nursery *ns = &gc->nursery;
     if (ns->raw == NULL || ns->ns_per_byte <= 0) return;
     size_t used = gc_nursery_used(gc);
-    if (used == 0 || (used < ns->budget / 2 && !gc_nursery_frame_would_collect(gc, gc->frame_nursery_bytes))) return;
+    if (used == 0 || (used < ns->budget / 2 && !gc_nursery_frame_would_collect(gc, gc->frame_nursery_bytes) &&
+                      !gc_nursery_sample_ready(gc)))
+        return;
     uint64_t now = gc_now_ns();
     double estimate = 2 * ns->ns_per_byte * (double)used + (double)IDLE_MINOR_FIXED_NS;
     if (now >= deadline || estimate > (double)(deadline - now)) return;
@@ -269,6 +271,7 @@ TIDE_API void tide_frame_end(lua_State *L)
     gc->stats.promoted_bytes = gc->promoted - gc->frame_promoted_start;
     gc->frame_nursery_bytes = (size_t)(gc->nursery_allocated + gc_nursery_used(gc) - gc->frame_nursery_start);
     gc->frame_old_added = (size_t)(gc->old_added - gc->frame_old_added_start);
+    gc->frame_allocated = (size_t)gc->stats.allocated_bytes;
     gc->frame_open = 0;
     if (gc->trace_file != NULL) gc_trace_frame_end(gc);
 }

@@ -284,7 +284,11 @@ typedef struct GCState {
                                new objects are young */
     uint64_t pretenured;    /* bytes ever born old by pretenuring */
     uint8_t pretenure_sample; /* a span ended: the next nursery collection
-                                 comes after a short sample (nursery.c) */
+                                 comes after a short sample (nursery.c):
+                                 GC_SAMPLE_SHORT, or GC_SAMPLE_TO_IDLE (the
+                                 frame's last allocation, for idle time) */
+    uint64_t pretenure_tail_frame; /* the frame whose end a span was drawn out
+                                      to (gc_nursery_span_ended) */
 
     /* --- the pacer (pacer.c) --- */
     double grow_rate;       /* old + raw growth, bytes per ns, smoothed; < 0 = not measured yet */
@@ -423,6 +427,8 @@ typedef struct GCState {
     uint64_t frame_promoted_start;
     uint64_t frame_old_added_start; /* gc->old_added at the frame's beginning, */
     size_t frame_old_added;         /* ... and what the last finished frame added */
+    size_t frame_allocated;         /* what the last finished frame allocated,
+                                       young and old */
     tide_FrameStats stats;  /* of the current frame (counts only) */
     uint64_t last_pause_ns; /* duration of the last full collection or cycle pause */
     uint64_t pause_cpu_start; /* gc_thread_cpu_ns at the pause in progress's
@@ -502,6 +508,14 @@ TIDE_INTERNAL void gc_nursery_adapt(GCState *gc, size_t allocated, uint64_t fixe
 #define GC_PRETENURE_ALWAYS 2 /* TIDE_GC_DEBUG=pretenure: after every
                                  collection, for a short span */
 TIDE_INTERNAL void gc_nursery_note_survival(GCState *gc, size_t allocated, size_t promoted);
+#define GC_SAMPLE_SHORT 1   /* pretenure_sample: a span ended */
+#define GC_SAMPLE_TO_IDLE 2 /* ... at the end of a frame: idle time collects it */
+/* A span of pretenuring has run out (alloc.c): returns how many more bytes
+ * to be born old (drawing the span out to near the frame's end), or 0 and
+ * begins the sample. */
+TIDE_INTERNAL size_t gc_nursery_span_ended(GCState *gc);
+/* Is a sample large enough to measure the survival by in the nursery? */
+TIDE_INTERNAL int gc_nursery_sample_ready(GCState *gc);
 /* Bytes the budget (and the frame's stretch) still allow before the next
  * nursery collection. */
 TIDE_INTERNAL size_t gc_nursery_room(GCState *gc);

@@ -142,3 +142,29 @@ print(#kept == 50 * (N // 1000))                                  -- expect: tru
 print(debug_modes or not pretenuring)                             -- expect: true
 print(debug_modes or few_pretenured < few_allocated // 2)         -- expect: true
 print(debug_modes or few_minors > 0 and few_promoted < few_allocated // 4) -- expect: true
+
+-- Frames that keep what they make, with idle time after each: a span that
+-- runs out in a frame's middle is drawn out to near the frame's end, and
+-- the sample it leaves is the frame's last allocation, which idle time
+-- collects (nursery.c, gc_nursery_span_ended): once the frames have a
+-- measure, no nursery collection falls inside one. (Before, a span that
+-- ran out mid-frame put its sample's collection in that frame: one every
+-- other frame here.)
+pt.set(true)
+local idle = require("idle_assist").idle
+local FRAME = N // 2 -- fresh tables a frame, each stored into the old world
+local in_frame, in_idle = 0, 0
+for f = 1, 30 do
+    local minors0 = pt.stats()
+    local minors = nb.measure(function()
+        for i = 1, FRAME do world[(f * FRAME + i) % N + 1] = { f, i } end
+    end)
+    idle(50000)
+    local minors1 = pt.stats()
+    if f > 5 then
+        in_frame = in_frame + minors
+        in_idle = in_idle + (minors1 - minors0 - minors)
+    end
+end
+print(debug_modes or in_frame <= 1)                               -- expect: true
+print(debug_modes or in_idle > 0)                                 -- expect: true
