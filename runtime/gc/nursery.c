@@ -40,10 +40,9 @@ typedef struct Filler {
  * again comes after this share of the budget (below, pretenuring). */
 #define PRETENURE_SAMPLE_SHARE 4
 /* A span drawn out to its frame's end leaves a quarter of the budget,
- * by the last frame's measure, for the sample; if the frame allocates
- * more, its sample is collected inside it only past half the budget. */
+ * by the last frame's measure, for the sample (sample_tail); if the frame
+ * allocates more, its sample is collected inside it only past twice that. */
 #define PRETENURE_TAIL_SHARE 4
-#define PRETENURE_TAIL_LIMIT_SHARE 2
 /* The largest nursery (fillers keep spans in 32 bits). */
 #define MAX_NURSERY ((size_t)1 << 30)
 
@@ -137,11 +136,13 @@ void gc_nursery_seal(GCState *gc)
     close_window(gc);
 }
 
+static size_t sample_tail(const Nursery *ns);
+
 size_t gc_nursery_room(GCState *gc)
 {
     size_t used = gc_nursery_used(gc), budget = gc->nursery.budget + gc->nursery.stretch;
     if (gc->pretenure_sample == GC_SAMPLE_SHORT) budget = gc->nursery.budget / PRETENURE_SAMPLE_SHARE;
-    if (gc->pretenure_sample == GC_SAMPLE_TO_IDLE) budget = gc->nursery.budget / PRETENURE_TAIL_LIMIT_SHARE;
+    if (gc->pretenure_sample == GC_SAMPLE_TO_IDLE) budget = 2 * sample_tail(&gc->nursery);
     return budget > used ? budget - used : 0;
 }
 
@@ -366,12 +367,22 @@ void gc_nursery_note_survival(GCState *gc, size_t allocated, size_t promoted)
  * last leaves the span running into the next, which draws it out to its
  * own end; one that allocates more collects its sample past half the
  * budget. (Once a frame, and at most PRETENURE_MAX more.) */
+/* The sample a span drawn out to its frame's end leaves: a quarter of the
+ * budget, and twice what a sample must be to be measured by (the
+ * smallest budgets' quarter is just that, and a frame a little smaller
+ * than the last would leave idle time one it may not collect). */
+static size_t sample_tail(const Nursery *ns)
+{
+    size_t tail = ns->budget / PRETENURE_TAIL_SHARE;
+    return tail > 2 * ADAPT_MIN_ALLOCATED ? tail : 2 * ADAPT_MIN_ALLOCATED;
+}
+
 size_t gc_nursery_span_ended(GCState *gc)
 {
     Nursery *ns = &gc->nursery;
     if (gc->frame_open && gc->pretenure_mode == GC_PRETENURE_AUTO && gc->pretenure_tail_frame != gc->frame) {
         size_t so_far = (size_t)(gc->allocated + gc_nursery_used(gc) - gc->frame_alloc_start);
-        size_t tail = ns->budget / PRETENURE_TAIL_SHARE;
+        size_t tail = sample_tail(ns);
         if (gc->frame_allocated > so_far + tail) {
             size_t more = gc->frame_allocated - so_far - tail;
             gc->pretenure_tail_frame = gc->frame;
