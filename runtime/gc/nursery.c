@@ -43,6 +43,23 @@ typedef struct Filler {
  * by the last frame's measure, for the sample (sample_tail); if the frame
  * allocates more, its sample is collected inside it only past twice that. */
 #define PRETENURE_TAIL_SHARE 4
+/* Collections after fewer bytes than this (forced ones), or than an
+ * eighth of the budget, teach nothing. The second: idle time collects
+ * what is left after a frame's collection in its middle, often 10-25 KB,
+ * where the fixed part's noise outweighs the bytes; taken at once as a
+ * rise in the cost per byte, it cut the budget by a fifth after every
+ * such frame, and the next frame, a little larger than the budget, no
+ * longer fitted in its stretch (tests/api/tide/idle_minor.lua under
+ * AddressSanitizer: 2 of 40 frames without an in-frame collection, where
+ * 17-39 is usual). */
+#define ADAPT_MIN_ALLOCATED ((size_t)16 * 1024)
+#define ADAPT_MIN_SHARE 8
+
+/* Does a collection after [allocated] bytes teach anything (above)? */
+static int measurable(const Nursery *ns, size_t allocated)
+{
+    return allocated >= ADAPT_MIN_ALLOCATED && allocated >= ns->budget / ADAPT_MIN_SHARE;
+}
 /* The largest nursery (fillers keep spans in 32 bits). */
 #define MAX_NURSERY ((size_t)1 << 30)
 
@@ -136,7 +153,16 @@ void gc_nursery_seal(GCState *gc)
     close_window(gc);
 }
 
-static size_t sample_tail(const Nursery *ns);
+/* The sample a span drawn out to its frame's end leaves (below,
+ * gc_nursery_span_ended): a quarter of the budget, and twice what a sample
+ * must be to be measured by (the smallest budgets' quarter is just that,
+ * and a frame a little smaller than the last would leave idle time one it
+ * may not collect). */
+static size_t sample_tail(const Nursery *ns)
+{
+    size_t tail = ns->budget / PRETENURE_TAIL_SHARE;
+    return tail > 2 * ADAPT_MIN_ALLOCATED ? tail : 2 * ADAPT_MIN_ALLOCATED;
+}
 
 size_t gc_nursery_room(GCState *gc)
 {
@@ -247,17 +273,6 @@ int gc_nursery_refill(GCState *gc, size_t n)
  * in, when the collection comes due while the slots of a stack just made
  * deep are still being looked at (alloc.c, wait_for_stack). */
 
-/* Collections after fewer bytes than this (forced ones), or than an
- * eighth of the budget, teach nothing. The second: idle time collects
- * what is left after a frame's collection in its middle, often 10-25 KB,
- * where the fixed part's noise outweighs the bytes; taken at once as a
- * rise in the cost per byte, it cut the budget by a fifth after every
- * such frame, and the next frame, a little larger than the budget, no
- * longer fitted in its stretch (tests/api/tide/idle_minor.lua under
- * AddressSanitizer: 2 of 40 frames without an in-frame collection, where
- * 17-39 is usual). */
-#define ADAPT_MIN_ALLOCATED ((size_t)16 * 1024)
-#define ADAPT_MIN_SHARE 8
 /* The peak cost per byte loses 1/PEAK_FADE of itself per collection: a
  * bad one bounds the budget for a few hundred collections (a level's
  * loading comes every few seconds). */
@@ -272,7 +287,7 @@ void gc_nursery_adapt(GCState *gc, size_t allocated, uint64_t fixed_ns, uint64_t
         ns->budget = region;
         return;
     }
-    if (allocated < ADAPT_MIN_ALLOCATED || allocated < ns->budget / ADAPT_MIN_SHARE) return;
+    if (!measurable(ns, allocated)) return;
     double cost = (double)scaled_ns / (double)allocated;
     if (ns->ns_per_byte == 0 || cost > ns->ns_per_byte)
         ns->ns_per_byte = cost;
@@ -351,7 +366,7 @@ void gc_nursery_note_survival(GCState *gc, size_t allocated, size_t promoted)
         return;
     }
     /* (a sample as large as the budget adapts by: a smaller one is noise) */
-    if (allocated < ADAPT_MIN_ALLOCATED || allocated < ns->budget / ADAPT_MIN_SHARE) return;
+    if (!measurable(ns, allocated)) return;
     if ((double)promoted < PRETENURE_SURVIVAL * (double)allocated) return;
     size_t span = ns->budget < PRETENURE_MAX / PRETENURE_SPANS ? ns->budget * PRETENURE_SPANS : PRETENURE_MAX;
     gc->pretenure_left = span;
@@ -361,22 +376,12 @@ void gc_nursery_note_survival(GCState *gc, size_t allocated, size_t promoted)
  * collection there too (samples/world's playing frames, 730 KB a frame
  * with 95% of it surviving: one every four frames, 0.06-0.09 ms, which on
  * a slow machine tipped frames of 16.6 ms over 16.7). Objects go on being
- * born old until a quarter of the budget before the frame's end, by the
- * last frame's allocation, and that quarter is the sample, which idle time
- * collects (frames.c, idle_minor). A frame that allocates less than the
- * last leaves the span running into the next, which draws it out to its
- * own end; one that allocates more collects its sample past half the
- * budget. (Once a frame, and at most PRETENURE_MAX more.) */
-/* The sample a span drawn out to its frame's end leaves: a quarter of the
- * budget, and twice what a sample must be to be measured by (the
- * smallest budgets' quarter is just that, and a frame a little smaller
- * than the last would leave idle time one it may not collect). */
-static size_t sample_tail(const Nursery *ns)
-{
-    size_t tail = ns->budget / PRETENURE_TAIL_SHARE;
-    return tail > 2 * ADAPT_MIN_ALLOCATED ? tail : 2 * ADAPT_MIN_ALLOCATED;
-}
-
+ * born old until sample_tail before the frame's end, by the last frame's
+ * allocation, and that tail is the sample, which idle time collects
+ * (frames.c, idle_minor). A frame that allocates less than the last
+ * leaves the span running into the next, which draws it out to its own
+ * end; one that allocates more collects its sample past twice the tail.
+ * (Once a frame, and at most PRETENURE_MAX more.) */
 size_t gc_nursery_span_ended(GCState *gc)
 {
     Nursery *ns = &gc->nursery;
@@ -395,8 +400,7 @@ size_t gc_nursery_span_ended(GCState *gc)
 
 int gc_nursery_sample_ready(GCState *gc)
 {
-    size_t used = gc_nursery_used(gc);
-    return gc->pretenure_sample != 0 && used >= ADAPT_MIN_ALLOCATED && used >= gc->nursery.budget / ADAPT_MIN_SHARE;
+    return gc->pretenure_sample != 0 && measurable(&gc->nursery, gc_nursery_used(gc));
 }
 
 /* --- after a collection ------------------------------------------------------------- */

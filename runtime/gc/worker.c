@@ -471,18 +471,25 @@ static void publish_deferred(GCWorker *w, WMarker *m)
     pthread_cond_broadcast(&w->parked_cv); /* an idle mutator may be waiting for work */
 }
 
+/* Move the older half of the grey stack [from] (the bottom: nearer the
+ * roots, so with more behind it) onto [to], if it is at least SHARE_MIN
+ * objects; 1 if it moved. Both sides of the sharing between the worker
+ * and the mutator draining in idle time (gc_worker_help) use it. */
+static int give_older_half(WVec *from, WVec *to)
+{
+    size_t half = from->n / 2;
+    if (half < SHARE_MIN || !wvec_append(to, from->items, half)) return 0;
+    memmove(from->items, from->items + half, (from->n - half) * sizeof *from->items);
+    from->n -= half;
+    return 1;
+}
+
 /* The mutator, draining in idle time, has run out of grey objects: give it
- * the older half of the stack (nearer the roots, so with more behind
- * them), if there are enough to be worth a handover. */
+ * the older half of the worker's stack. */
 static void share_grey(GCWorker *w)
 {
-    WMarker *m = &w->own;
     pthread_mutex_lock(&w->lock);
-    size_t half = m->grey.n / 2;
-    if (atomic_load_explicit(&w->share_wanted, memory_order_relaxed) && half >= SHARE_MIN &&
-        wvec_append(&w->shared, m->grey.items, half)) {
-        memmove(m->grey.items, m->grey.items + half, (m->grey.n - half) * sizeof *m->grey.items);
-        m->grey.n -= half;
+    if (atomic_load_explicit(&w->share_wanted, memory_order_relaxed) && give_older_half(&w->own.grey, &w->shared)) {
         atomic_store_explicit(&w->share_wanted, 0, memory_order_relaxed);
         pthread_cond_broadcast(&w->parked_cv);
     }
@@ -850,13 +857,9 @@ static int take_share(GCWorker *w, WMarker *m)
  * mutator's stack (the converse of share_grey). */
 static void feed_hungry(GCWorker *w, WMarker *m)
 {
-    size_t half = m->grey.n / 2;
     int wake = 0;
     pthread_mutex_lock(&w->lock);
-    if (atomic_load_explicit(&w->hungry, memory_order_relaxed) && half >= SHARE_MIN &&
-        wvec_append(&w->inbox, m->grey.items, half)) {
-        memmove(m->grey.items, m->grey.items + half, (m->grey.n - half) * sizeof *m->grey.items);
-        m->grey.n -= half;
+    if (atomic_load_explicit(&w->hungry, memory_order_relaxed) && give_older_half(&m->grey, &w->inbox)) {
         atomic_store_explicit(&w->hungry, 0, memory_order_relaxed);
         wake = wake_wanted(w);
     }
