@@ -11,7 +11,9 @@ local frame = require("nursery_budget").measure -- fn() inside one frame
 local debug_modes = os.getenv("TIDE_GC_DEBUG") ~= nil
 
 local world = {}
-for i = 1, 100000 do world[i] = { i } end -- a few MB: the threshold is far
+-- a few MB: the threshold is far (a tenth under the debug columns, which
+-- verify the heap at every collection and check only the survival)
+for i = 1, debug_modes and 10000 or 100000 do world[i] = { i } end
 local cos = {}
 for i = 1, 2000 do
     cos[i] = coroutine.wrap(function()
