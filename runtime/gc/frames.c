@@ -318,6 +318,7 @@ TIDE_API void tide_gc_idle(lua_State *L, uint64_t budget_ns)
     uint64_t start = gc_now_ns();
     int safe = !call_in_progress(L);
     gc->in_idle = 1;
+    gc->idle_before = gc->frame + 1;
     gc->idle_waited_ns = 0;
     uint64_t promoted_before = gc->promoted, old_added_before = gc->old_added;
     if (safe && gc_can_run_finalizers(L)) gc_run_finalizers(L, budget_ns);

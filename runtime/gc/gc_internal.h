@@ -415,6 +415,8 @@ typedef struct GCState {
     uint64_t frame;         /* the number of the last frame begun, 0 = none */
     int frame_open;         /* between tide_frame_begin and tide_frame_end */
     int in_idle;            /* inside tide_gc_idle */
+    uint64_t idle_before;   /* the frame the last tide_gc_idle given time
+                               came before (gc->frame + 1 then); 0: none */
     uint64_t idle_waited_ns; /* ... of which spent waiting for the worker
                                (not collector work: idle_gc_ns leaves it out) */
     uint64_t frame_alloc_start;
@@ -973,6 +975,14 @@ TIDE_INTERNAL void gc_handles_foreach(GCState *gc, void (*fn)(void *ud, TValue *
 TIDE_INTERNAL void gc_handles_foreach_kind(GCState *gc, int kind, void (*fn)(void *ud, TValue *v), void *ud);
 
 /* --- frames.c ---------------------------------------------------------------------- */
+/* Inside a frame of a game that gives the collector idle time (it did
+ * after the last frame): work that can wait — the lazy sweep's steps,
+ * giving back retired large blocks — waits for tide_gc_idle rather than
+ * pause the frame, as long as it is not behind. */
+static inline int gc_idle_follows(const GCState *gc)
+{
+    return gc->frame_open && gc->idle_before >= gc->frame;
+}
 /* A collection of [pause_kind] (tide_GcPauseKind) ran from [start_ns] for
  * [duration_ns], starting with [heap_before] bytes: count it and report it. */
 TIDE_INTERNAL void gc_frames_note_pause(GCState *gc, int pause_kind, uint64_t start_ns, uint64_t duration_ns,

@@ -44,9 +44,10 @@
     X(thread_touch)         \
     X(stopped_threads)      \
     X(prefault)             \
-    X(sweep_end)             \
-    X(idle_minor)            \
-    X(idle_assist)           \
+    X(sweep_end)            \
+    X(sweep_idle)           \
+    X(idle_minor)           \
+    X(idle_assist)          \
     X(storage)              \
     X(dead_keys)            \
     X(stack_shrink)         \
