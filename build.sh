@@ -116,6 +116,7 @@ TSAN_PROGRAMS=(
     "tide-api-tests-tide tests/api/tide/thread_touch.lua"
     "tide-api-tests-tide tests/api/tide/prefault.lua"
     "tide-api-tests-tide tests/api/tide/idle_helper.lua"
+    "tide-api-tests-tide tests/api/tide/sweep_idle.lua"
     "tide-gc-unit-tests major_"
 )
 run_tsan() {

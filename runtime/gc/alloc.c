@@ -94,6 +94,15 @@ static void *space_obtain(void *ud, void *block, size_t osize, size_t nsize)
     return p;
 }
 
+static int los_pages(void *ud, int op, void *addr, size_t len)
+{
+    switch (op) {
+    case LOS_PAGES_RELEASE: return gc_worker_release_pages(ud, addr, len);
+    case LOS_PAGES_PENDING: return gc_worker_pages_pending(ud, addr, len);
+    default: gc_worker_prefault_cancel(ud, addr, len); return 0;
+    }
+}
+
 int gc_spaces_create(GCState *gc)
 {
     MajorConfig mc;
@@ -111,6 +120,8 @@ int gc_spaces_create(GCState *gc)
     memset(&lc, 0, sizeof lc);
     lc.obtain = space_obtain;
     lc.obtain_ud = gc;
+    lc.pages = los_pages; /* retired blocks' pages given back off the game's thread */
+    lc.pages_ud = gc;
     gc->los = los_create(&lc);
     if (gc->los == NULL) {
         major_destroy(gc->major);

@@ -935,8 +935,16 @@ TIDE_INTERNAL size_t gc_worker_prefault_pending(GCState *gc);
 /* Chunks faulted in from the middle of a traversal so far (the tests'). */
 TIDE_INTERNAL size_t gc_worker_prefault_served_traversing(GCState *gc);
 /* Drop what is queued of [addr, addr + len) and wait for the chunk being
- * faulted in, before the range goes back to the allocator. */
+ * faulted in or given back, before the range goes back to the allocator. */
 TIDE_INTERNAL void gc_worker_prefault_cancel(void *ud, void *addr, size_t len);
+/* The large-object space's releaser (LosConfig.pages, [ud] the GCState):
+ * queue [addr, addr + len), a retired block's whole pages, for the worker
+ * to give back to the system; 0 as gc_worker_prefault. Pending: is any of
+ * it still queued or being given back? */
+TIDE_INTERNAL int gc_worker_release_pages(void *ud, void *addr, size_t len);
+TIDE_INTERNAL int gc_worker_pages_pending(void *ud, void *addr, size_t len);
+/* Chunks of pages the worker has given back so far (the tests'). */
+TIDE_INTERNAL size_t gc_worker_released_chunks(GCState *gc);
 /* End the thread and free the worker (lua_close). */
 TIDE_INTERNAL void gc_worker_destroy(GCState *gc);
 

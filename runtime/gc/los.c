@@ -84,6 +84,7 @@ static void retire(LosSpace *s, LosObject *h)
         s->retired_cap = ncap;
     }
     h->ncards = 0; /* (now the bytes of pages given back) */
+    h->handed = 0;
     s->retired[s->nretired++] = h;
     s->retired_bytes += h->raw_size;
 }
@@ -92,7 +93,11 @@ void los_destroy(LosSpace *s)
 {
     if (s == NULL) return;
     for (size_t i = 0; i < s->n; i++) free_object(s, s->objs[i]);
-    for (size_t i = 0; i < s->nretired; i++) space_obtain(s, s->retired[i]->raw, s->retired[i]->raw_size, 0);
+    for (size_t i = 0; i < s->nretired; i++) {
+        LosObject *h = s->retired[i];
+        if (h->handed) s->cfg.pages(s->cfg.pages_ud, LOS_PAGES_CANCEL, h->raw, h->raw_size);
+        space_obtain(s, h->raw, h->raw_size, 0);
+    }
     if (s->objs != NULL) space_obtain(s, s->objs, s->cap * sizeof(LosObject *), 0);
     if (s->retired != NULL) space_obtain(s, s->retired, s->retired_cap * sizeof(LosObject *), 0);
     s->cfg.obtain(s->cfg.obtain_ud, s, sizeof *s, 0);
@@ -214,15 +219,37 @@ size_t los_release_some(LosSpace *s, size_t max_bytes)
     while (s->nretired > 0 && work < max_bytes) {
         LosObject *h = s->retired[s->nretired - 1];
 #if defined(__unix__) && defined(MADV_DONTNEED)
-        /* the whole pages past the header, a slice at a time: giving back
-         * a populated 16 MiB block in one free costs ~1 ms, and a slice
-         * of it as many times less */
+        /* the whole pages past the header, by the releaser or a slice at a
+         * time: giving back a populated 16 MiB block in one free costs ~1
+         * ms, and a slice of it as many times less */
         size_t page = page_size();
         uintptr_t lo = ((uintptr_t)h + sizeof *h + page - 1) & ~(uintptr_t)(page - 1);
         uintptr_t hi = ((uintptr_t)h->raw + h->raw_size) & ~(uintptr_t)(page - 1);
         size_t pages = hi > lo ? (size_t)(hi - lo) : 0;
         lua_assert(h->ncards <= pages);
+        if (h->handed) {
+            /* The releaser has the pages: the block waits until it is done
+             * with them, unless everything is to go back now (the world is
+             * stopped), when what it has not begun is done here. (Pages it
+             * gave back already are given back again below: that costs
+             * little.) */
+            void *rest = (void *)(lo + h->ncards);
+            size_t len = pages - h->ncards;
+            if (s->cfg.pages(s->cfg.pages_ud, LOS_PAGES_PENDING, rest, len)) {
+                if (max_bytes != SIZE_MAX) break;
+                s->cfg.pages(s->cfg.pages_ud, LOS_PAGES_CANCEL, rest, len);
+            } else {
+                h->ncards = pages;
+                done += len;
+            }
+            h->handed = 0;
+        }
         if (pages - h->ncards > LOS_RELEASE_SLICE) {
+            if (s->cfg.pages != NULL && max_bytes != SIZE_MAX &&
+                s->cfg.pages(s->cfg.pages_ud, LOS_PAGES_RELEASE, (void *)(lo + h->ncards), pages - h->ncards)) {
+                h->handed = 1;
+                break;
+            }
             size_t n = max_bytes - done < LOS_RELEASE_SLICE ? max_bytes - done : LOS_RELEASE_SLICE;
             n = (n + page - 1) & ~(page - 1); /* (< pages - ncards: inside the object) */
             if (madvise((void *)(lo + h->ncards), n, MADV_DONTNEED) == 0) {

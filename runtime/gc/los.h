@@ -23,7 +23,8 @@
  * memory goes back later, in los_release_some: a large populated block
  * costs the system about a millisecond per 16 MiB to take back, so its
  * pages go back a slice (LOS_RELEASE_SLICE) at a time, where the owner
- * has time, and the block itself last.
+ * has time, or all at once on another thread (LosConfig.pages), and the
+ * block itself last.
  *
  * Threads: as for the major heap (major.h): mutator only, except the mark
  * bits, which los_mark_atomic / los_is_marked may touch from a concurrent
@@ -55,7 +56,9 @@ typedef struct LosObject {
     uint8_t *cards;         /* ncards bytes at the start of raw; 1 = dirty */
     _Atomic uint8_t mark;
     uint8_t kind;           /* LOS_REFS or LOS_NOREFS */
-    uint8_t pad_[6];
+    uint8_t handed;         /* retired, and its pages handed to the releaser
+                               (LosConfig.pages) */
+    uint8_t pad_[5];
 } LosObject;
 
 typedef struct LosConfig {
@@ -65,7 +68,18 @@ typedef struct LosConfig {
                            and its size, before it is freed; it must not
                            call into the space */
     void *free_ud;
+    /* May be NULL: another thread that gives back a retired block's pages
+     * (los_release_some). LOS_PAGES_RELEASE queues [addr, addr + len) and
+     * returns 1 if it was taken; LOS_PAGES_PENDING returns 1 while any of
+     * it is queued or in progress; LOS_PAGES_CANCEL drops what is queued
+     * and waits for what is in progress. */
+    int (*pages)(void *ud, int op, void *addr, size_t len);
+    void *pages_ud;
 } LosConfig;
+
+#define LOS_PAGES_RELEASE 0
+#define LOS_PAGES_PENDING 1
+#define LOS_PAGES_CANCEL 2
 
 typedef struct LosSpace LosSpace;
 

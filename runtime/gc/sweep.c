@@ -252,8 +252,9 @@ size_t gc_release_retired(GCState *gc, size_t max_bytes)
 
 void gc_release_for(GCState *gc, uint64_t deadline_ns)
 {
+    /* (nothing given back: the worker has the pages, and the block waits for it) */
     while (gc->los != NULL && los_retired_bytes(gc->los) != 0 && gc_now_ns() < deadline_ns)
-        gc_release_retired(gc, LOS_RELEASE_SLICE);
+        if (gc_release_retired(gc, LOS_RELEASE_SLICE) == 0) break;
 }
 
 /* --- room for promotion ------------------------------------------------------------ */

@@ -91,6 +91,18 @@
  * traversal (the storage of a big table) serves the queue from its middle
  * too (w_interrupted), unparked.
  *
+ * Giving pages back. The same queue carries the pages of retired large
+ * blocks (gc_worker_release_pages, los_release_some), which the worker
+ * gives back to the system (madvise(MADV_DONTNEED)) a RELEASE_CHUNK at a
+ * time. Done on the game's thread, a slice of 1 MiB usually took
+ * 0.04-0.1 ms here, but one in fifty took 1.7-7 ms of the thread's
+ * processor time (bench/gc/giants.lua stack: 6-8 sweep-step pauses over
+ * 1 ms a run): taking pages away from a process whose other thread runs
+ * on another processor waits for that processor to flush its TLB, and a
+ * virtual processor the host has descheduled answers late. Done here, it
+ * is the worker that waits. The block goes back to the allocator only
+ * once none of it is queued or in progress (gc_worker_pages_pending).
+ *
  * Memory. The worker's vectors come from malloc, not from the state's
  * allocator: a lua_Alloc need not be thread-safe. They are not counted in
  * the heap size (as the verifier's scratch is not).
@@ -102,6 +114,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "gc_internal.h"
@@ -130,6 +143,9 @@
 /* Pages faulted in between two looks at the queue and at [stop]: one
  * major block. The mutator waits at most this long to give an arena back. */
 #define PREFAULT_CHUNK ((uintptr_t)16 * 1024)
+/* Pages given back between two looks at the queue and at [stop]: a
+ * madvise call costs about as much for 64 KiB as for 256. */
+#define RELEASE_CHUNK ((uintptr_t)256 * 1024)
 /* Looks at the chunk in progress before gc_worker_prefault_hold sleeps. */
 #define HOLD_SPINS 200u
 /* The smallest page size there is. */
@@ -149,10 +165,11 @@ typedef struct WVec {
     size_t n, cap;
 } WVec;
 
-/* Pages to fault in: [lo, hi), both page-aligned; lo == hi once done or
- * cancelled. */
+/* Pages to fault in, or to give back ([release]): [lo, hi), both
+ * page-aligned; lo == hi once done or cancelled. */
 typedef struct PageRange {
     uintptr_t lo, hi;
+    int release;
 } PageRange;
 
 /* A traversal in progress: its grey stack, the objects it defers to the
@@ -202,9 +219,11 @@ struct GCWorker {
                                  cycle marks: the mutator draining beside it
                                  hands it half of its stack */
     atomic_int pages_waiting; /* pages_head < pages_n, and not held */
-    atomic_int faulting;      /* a chunk is being faulted in (set and cleared by
-                                 the worker, the lock released between:
-                                 hold spins on it before it sleeps) */
+    atomic_int faulting;      /* a chunk is being faulted in or given back (set
+                                 and cleared by the worker, the lock released
+                                 between: hold spins on it before it sleeps) */
+    uintptr_t chunk_lo, chunk_hi; /* that chunk (under lock) */
+    size_t released_chunks;   /* chunks given back so far (the tests') */
     /* the worker's traversal: its own while it is not parked */
     WMarker own;
     /* the view of the heap at the initial pause (written while parked) */
@@ -535,7 +554,9 @@ static TIDE_GC_RACY void fault_in(uintptr_t lo, uintptr_t hi)
 static void prefault_chunk(GCWorker *w, int traversing)
 {
     PageRange *r = &w->pages[w->pages_head];
-    uintptr_t lo = r->lo, hi = r->hi - lo > PREFAULT_CHUNK ? lo + PREFAULT_CHUNK : r->hi;
+    int release = r->release;
+    uintptr_t chunk = release ? RELEASE_CHUNK : PREFAULT_CHUNK;
+    uintptr_t lo = r->lo, hi = r->hi - lo > chunk ? lo + chunk : r->hi;
     r->lo = hi;
     while (w->pages_head < w->pages_n && w->pages[w->pages_head].lo == w->pages[w->pages_head].hi) w->pages_head++;
     if (w->pages_head == w->pages_n) w->pages_head = w->pages_n = 0;
@@ -544,10 +565,17 @@ static void prefault_chunk(GCWorker *w, int traversing)
     if (!traversing) w->parked = 1; /* (the loop decides again what it is when this returns) */
     w->served_traversing += (size_t)traversing;
     atomic_store_explicit(&w->faulting, 1, memory_order_relaxed);
+    w->chunk_lo = lo;
+    w->chunk_hi = hi;
     pthread_mutex_unlock(&w->lock);
-    fault_in(lo, hi);
+    if (release)
+        madvise((void *)lo, hi - lo, MADV_DONTNEED); /* (failing, the pages stay: the block's free takes them) */
+    else
+        fault_in(lo, hi);
     atomic_store_explicit(&w->faulting, 0, memory_order_release); /* (a spinning hold goes on at once) */
     pthread_mutex_lock(&w->lock);
+    w->chunk_lo = w->chunk_hi = 0;
+    w->released_chunks += (size_t)release;
     pthread_cond_broadcast(&w->parked_cv); /* a hold or a cancel may be waiting for this chunk */
 }
 
@@ -956,7 +984,7 @@ void gc_worker_stop(GCState *gc, int keep)
     pthread_mutex_unlock(&w->lock);
 }
 
-int gc_worker_prefault(void *ud, void *addr, size_t len)
+static int queue_pages(void *ud, void *addr, size_t len, int release)
 {
     GCState *gc = ud;
     GCWorker *w = gc->worker;
@@ -979,6 +1007,7 @@ int gc_worker_prefault(void *ud, void *addr, size_t len)
         wake = wake_wanted(w); /* (maybe with pages left by a stop) */
         w->pages[w->pages_n].lo = (uintptr_t)addr;
         w->pages[w->pages_n].hi = (uintptr_t)addr + len;
+        w->pages[w->pages_n].release = release;
         w->pages_n++;
         atomic_store_explicit(&w->pages_waiting, !w->prefault_held, memory_order_relaxed);
         queued = 1;
@@ -986,6 +1015,40 @@ int gc_worker_prefault(void *ud, void *addr, size_t len)
     pthread_mutex_unlock(&w->lock);
     if (wake) pthread_cond_signal(&w->wake);
     return queued;
+}
+
+int gc_worker_prefault(void *ud, void *addr, size_t len)
+{
+    return queue_pages(ud, addr, len, 0);
+}
+
+int gc_worker_release_pages(void *ud, void *addr, size_t len)
+{
+    return queue_pages(ud, addr, len, 1);
+}
+
+int gc_worker_pages_pending(void *ud, void *addr, size_t len)
+{
+    GCState *gc = ud;
+    GCWorker *w = gc->worker;
+    if (w == NULL) return 0;
+    uintptr_t lo = (uintptr_t)addr, hi = lo + len;
+    pthread_mutex_lock(&w->lock);
+    int pending = atomic_load(&w->faulting) && w->chunk_lo < hi && w->chunk_hi > lo;
+    for (size_t i = w->pages_head; i < w->pages_n && !pending; i++)
+        pending = w->pages[i].lo < w->pages[i].hi && w->pages[i].lo < hi && w->pages[i].hi > lo;
+    pthread_mutex_unlock(&w->lock);
+    return pending;
+}
+
+size_t gc_worker_released_chunks(GCState *gc)
+{
+    GCWorker *w = gc->worker;
+    if (w == NULL) return 0;
+    pthread_mutex_lock(&w->lock);
+    size_t n = w->released_chunks;
+    pthread_mutex_unlock(&w->lock);
+    return n;
 }
 
 int gc_worker_prefault_hold(GCState *gc)

@@ -25,7 +25,7 @@ static void los_log_free(void *ud, void *obj, size_t size)
 
 static LosSpace *new_space(TestAlloc *ta, LosLog *log)
 {
-    LosConfig cfg = { test_obtain, ta, log != NULL ? los_log_free : NULL, log };
+    LosConfig cfg = { .obtain = test_obtain, .obtain_ud = ta, .on_free = log != NULL ? los_log_free : NULL, .free_ud = log };
     return los_create(&cfg);
 }
 
@@ -394,4 +394,112 @@ TEST(los_retire_and_release_in_slices)
     CHECK(los_release_some(s, LOS_RELEASE_SLICE) > 0);
     CHECK(los_retired_bytes(s) != 0);
     destroy_space(s, &ta);
+}
+
+/* A releaser on another thread (LosConfig.pages), played here by hand: it
+ * takes a retired block's whole pages at once, and the block goes back to
+ * the allocator only once it is done with them; one that refuses leaves
+ * the slices to los_release_some; a release of everything (the world
+ * stopped) cancels what it has not done and does it itself, as does the
+ * space's end. */
+typedef struct FakeReleaser {
+    int take, pending;
+    int released, cancels;
+    uintptr_t lo, hi;
+} FakeReleaser;
+
+static int fake_pages(void *ud, int op, void *addr, size_t len)
+{
+    FakeReleaser *r = ud;
+    uintptr_t lo = (uintptr_t)addr, hi = lo + len;
+    switch (op) {
+    case LOS_PAGES_RELEASE:
+        if (!r->take) return 0;
+        r->released++;
+        r->lo = lo;
+        r->hi = hi;
+        return 1;
+    case LOS_PAGES_PENDING: return r->pending && lo < r->hi && hi > r->lo;
+    default: r->cancels++; r->pending = 0; return 0;
+    }
+}
+
+static LosSpace *new_released_space(TestAlloc *ta, FakeReleaser *r)
+{
+    LosConfig cfg = { .obtain = test_obtain, .obtain_ud = ta, .pages = fake_pages, .pages_ud = r };
+    return los_create(&cfg);
+}
+
+TEST(los_release_by_another_thread)
+{
+    TestAlloc ta = { 0 };
+    FakeReleaser r = { .take = 1 };
+    LosSpace *s = new_released_space(&ta, &r);
+    size_t big = 5 * LOS_RELEASE_SLICE + 777;
+    unsigned char *a = los_alloc(s, big, LOS_NOREFS);
+    CHECK(a != NULL);
+    memset(a, 0x55, big);
+    size_t raw_a = los_header(a)->raw_size;
+    long blocks = ta.live_blocks + 1; /* (and the list of retired objects) */
+    los_retire(s, a);
+
+    /* handed over whole: nothing given back here, the block stays */
+    CHECK_INT(los_release_some(s, LOS_RELEASE_SLICE), 0);
+    CHECK_INT(r.released, 1);
+    CHECK(r.lo > (uintptr_t)a - sizeof(LosObject) && r.hi <= (uintptr_t)a + big);
+    CHECK(r.lo % 4096 == 0 && r.hi % 4096 == 0 && r.hi - r.lo >= 4 * LOS_RELEASE_SLICE);
+    CHECK_INT(los_retired_bytes(s), raw_a);
+    CHECK_INT(ta.live_blocks, blocks);
+
+    /* while the releaser has them, the block waits, and is not handed again */
+    r.pending = 1;
+    CHECK_INT(los_release_some(s, LOS_RELEASE_SLICE), 0);
+    CHECK_INT(r.released, 1);
+    CHECK_INT(ta.live_blocks, blocks);
+    CHECK_INT(los_header(a)->raw_size, raw_a);
+
+    /* done: the pages count as given back, and the block goes */
+    r.pending = 0;
+    CHECK(los_release_some(s, LOS_RELEASE_SLICE) >= r.hi - r.lo);
+    CHECK_INT(los_retired_bytes(s), 0);
+    CHECK_INT(ta.live_blocks, blocks - 1);
+    CHECK_INT(r.cancels, 0);
+
+    /* a releaser that refuses: slices, as without one */
+    r.take = 0;
+    unsigned char *b = los_alloc(s, big, LOS_NOREFS);
+    CHECK(b != NULL);
+    memset(b, 0x66, big);
+    los_retire(s, b);
+    int calls = 0;
+    while (los_retired_bytes(s) != 0 && calls < 100) {
+        CHECK(los_release_some(s, LOS_RELEASE_SLICE) > 0);
+        calls++;
+    }
+    CHECK(calls >= 5);
+    CHECK_INT(r.released, 1);
+
+    /* everything now (the world stopped): what is pending is cancelled
+     * and done here */
+    r.take = 1;
+    unsigned char *c = los_alloc(s, big, LOS_NOREFS);
+    CHECK(c != NULL);
+    memset(c, 0x77, big);
+    los_retire(s, c);
+    CHECK_INT(los_release_some(s, LOS_RELEASE_SLICE), 0);
+    CHECK_INT(r.released, 2);
+    r.pending = 1;
+    CHECK(los_release_some(s, SIZE_MAX) > 0);
+    CHECK_INT(r.cancels, 1);
+    CHECK_INT(los_retired_bytes(s), 0);
+
+    /* and the space's end cancels what is still handed over */
+    unsigned char *d = los_alloc(s, big, LOS_NOREFS);
+    CHECK(d != NULL);
+    los_retire(s, d);
+    CHECK_INT(los_release_some(s, LOS_RELEASE_SLICE), 0);
+    CHECK_INT(r.released, 3);
+    r.pending = 1;
+    destroy_space(s, &ta);
+    CHECK_INT(r.cancels, 2);
 }

@@ -18,6 +18,9 @@
  *   sweep_idle.idle(ns)       tide_gc_idle with a budget of [ns]: 1 gives
  *                             idle time too short for any work
  *   sweep_idle.retired() -> bytes   retired large blocks not given back
+ *   sweep_idle.released() -> chunks, worker   chunks of pages the worker
+ *                             thread has given back so far, and whether
+ *                             there is a worker
  *   sweep_idle.finish()       end the sweep, stop counting
  */
 #include "lauxlib.h"
@@ -97,6 +100,14 @@ static int l_retired(lua_State *L)
     return 1;
 }
 
+static int l_released(lua_State *L)
+{
+    GCState *gc = gc_state(L);
+    lua_pushinteger(L, (lua_Integer)gc_worker_released_chunks(gc));
+    lua_pushboolean(L, gc->worker != NULL);
+    return 2;
+}
+
 static int l_finish(lua_State *L)
 {
     end_sweep(L);
@@ -113,6 +124,7 @@ int luaopen_sweep_idle(lua_State *L)
         { "count_steps", l_count_steps },
         { "idle", l_idle },
         { "retired", l_retired },
+        { "released", l_released },
         { "finish", l_finish },
         { NULL, NULL },
     };

@@ -111,5 +111,25 @@ si.idle(10 * 1000 * 1000 * 1000)
 print(not checked or si.retired() == 0) -- expect: true
 si.finish()
 
+-- 6. A retired block of several MB (a big table's array) has its pages
+-- given back by the worker thread, off the game's thread, and goes back
+-- to the allocator once they are gone.
+do
+    local big = {}
+    for i = 1, 400000 do big[i] = i end
+    big = nil
+end
+si.to_sweep()
+si.finish()
+local chunks_before, worker = si.released()
+print(not checked or si.retired() > 4 * 1024 * 1024) -- expect: true
+local frames_released = 0
+repeat
+    frame(churn)
+    frames_released = frames_released + 1
+until si.retired() == 0 or frames_released == 1000
+local chunks_after = si.released()
+print(not checked or si.retired() == 0 and (not worker or chunks_after > chunks_before)) -- expect: true
+
 for i = 1, #olds do assert(olds[i][1] == -olds[i][2]) end
 for i = 1, #kept do assert(kept[i][1] % 500 + 1 == i) end
