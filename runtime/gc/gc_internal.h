@@ -789,9 +789,11 @@ TIDE_INTERNAL int gc_sweep_some(lua_State *L, size_t max_blocks, int safe_point)
 TIDE_INTERNAL void gc_free_object_parts(lua_State *L, GCObject *o);
 /* Large blocks the sweep or a nursery collection retired (los.h) go back
  * to the allocator out of the pauses that retired them:
- * gc_release_retired gives back about [max_bytes] (SIZE_MAX: all) and
- * returns what it gave; gc_release_for, until [deadline_ns] (idle time,
- * which sets the debt after). */
+ * gc_release_retired gives back about [max_bytes] and returns what it
+ * gave, the pages of a large block by the worker thread when there is one
+ * — SIZE_MAX: all, on this thread (the world is stopped); gc_release_for,
+ * until [deadline_ns], on this thread (idle time, which sets the debt
+ * after). */
 TIDE_INTERNAL size_t gc_release_retired(GCState *gc, size_t max_bytes);
 /* The major heap keeps room for the next nursery collection's promotion
  * written ahead (major_reserve); gc_reserve_for, until [deadline_ns]

@@ -213,7 +213,7 @@ static size_t page_size(void)
 }
 #endif
 
-size_t los_release_some(LosSpace *s, size_t max_bytes)
+size_t los_release_some(LosSpace *s, size_t max_bytes, int here)
 {
     size_t done = 0, work = 0;
     while (s->nretired > 0 && work < max_bytes) {
@@ -229,14 +229,13 @@ size_t los_release_some(LosSpace *s, size_t max_bytes)
         lua_assert(h->ncards <= pages);
         if (h->handed) {
             /* The releaser has the pages: the block waits until it is done
-             * with them, unless everything is to go back now (the world is
-             * stopped), when what it has not begun is done here. (Pages it
-             * gave back already are given back again below: that costs
-             * little.) */
+             * with them, unless this is to be done [here], when what it has
+             * not begun is. (Pages it gave back already are given back
+             * again below: that costs little.) */
             void *rest = (void *)(lo + h->ncards);
             size_t len = pages - h->ncards;
             if (s->cfg.pages(s->cfg.pages_ud, LOS_PAGES_PENDING, rest, len)) {
-                if (max_bytes != SIZE_MAX) break;
+                if (!here) break;
                 s->cfg.pages(s->cfg.pages_ud, LOS_PAGES_CANCEL, rest, len);
             } else {
                 h->ncards = pages;
@@ -245,7 +244,7 @@ size_t los_release_some(LosSpace *s, size_t max_bytes)
             h->handed = 0;
         }
         if (pages - h->ncards > LOS_RELEASE_SLICE) {
-            if (s->cfg.pages != NULL && max_bytes != SIZE_MAX &&
+            if (s->cfg.pages != NULL && !here &&
                 s->cfg.pages(s->cfg.pages_ud, LOS_PAGES_RELEASE, (void *)(lo + h->ncards), pages - h->ncards)) {
                 h->handed = 1;
                 break;

@@ -109,12 +109,15 @@ TIDE_INTERNAL void los_retire(LosSpace *s, void *obj);
 /* Give back the memory of retired objects, about [max_bytes] of it (at
  * least a page or a whole small block; each block given back counts as at
  * least LOS_FREE_WORK): whole pages of a large block a slice at a time,
- * then the block. Returns the bytes given back. */
+ * then the block, or, where the space has a releaser (LosConfig.pages)
+ * and not [here], all its pages handed to it at once. [here] (idle time,
+ * a stopped world): nothing is handed over, and what the releaser has not
+ * done yet is cancelled and done here. Returns the bytes given back. */
 #define LOS_RELEASE_SLICE ((size_t)1024 * 1024)
 /* What giving back one block counts for against a slice, however small it
  * is: at most four of them a slice. */
 #define LOS_FREE_WORK (LOS_RELEASE_SLICE / 4)
-TIDE_INTERNAL size_t los_release_some(LosSpace *s, size_t max_bytes);
+TIDE_INTERNAL size_t los_release_some(LosSpace *s, size_t max_bytes, int here);
 /* The obtained bytes of the retired objects not yet given back. */
 TIDE_INTERNAL size_t los_retired_bytes(const LosSpace *s);
 /* While on, new objects are born marked. */

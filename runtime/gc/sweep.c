@@ -240,21 +240,25 @@ int gc_sweep_some(lua_State *L, size_t max_blocks, int safe_point)
 
 /* --- giving back large blocks ------------------------------------------------------ */
 
-size_t gc_release_retired(GCState *gc, size_t max_bytes)
+static size_t release_retired(GCState *gc, size_t max_bytes, int here)
 {
     if (gc->los == NULL) return 0;
     size_t before = los_retired_bytes(gc->los);
     if (before == 0) return 0;
-    size_t done = los_release_some(gc->los, max_bytes);
+    size_t done = los_release_some(gc->los, max_bytes, here);
     gc->raw -= before - los_retired_bytes(gc->los);
     return done;
 }
 
+size_t gc_release_retired(GCState *gc, size_t max_bytes)
+{
+    return release_retired(gc, max_bytes, max_bytes == SIZE_MAX);
+}
+
 void gc_release_for(GCState *gc, uint64_t deadline_ns)
 {
-    /* (nothing given back: the worker has the pages, and the block waits for it) */
     while (gc->los != NULL && los_retired_bytes(gc->los) != 0 && gc_now_ns() < deadline_ns)
-        if (gc_release_retired(gc, LOS_RELEASE_SLICE) == 0) break;
+        release_retired(gc, LOS_RELEASE_SLICE, 1);
 }
 
 /* --- room for promotion ------------------------------------------------------------ */

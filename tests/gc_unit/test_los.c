@@ -337,15 +337,15 @@ TEST(los_retire_and_release_in_slices)
     /* one slice at a time: the block stays until its pages are gone; an
      * object retired meanwhile goes first, and the big one goes on where
      * it stopped */
-    CHECK(los_release_some(s, LOS_RELEASE_SLICE) > 0);
+    CHECK(los_release_some(s, LOS_RELEASE_SLICE, 0) > 0);
     unsigned char *e = los_alloc(s, small, LOS_NOREFS);
     CHECK(e != NULL);
     los_retire(s, e);
-    CHECK(los_release_some(s, 1) >= small);
+    CHECK(los_release_some(s, 1, 0) >= small);
     CHECK_INT(los_retired_bytes(s), raw_a);
     int slices = 1;
     while (los_retired_bytes(s) != 0) {
-        size_t done = los_release_some(s, LOS_RELEASE_SLICE);
+        size_t done = los_release_some(s, LOS_RELEASE_SLICE, 0);
         CHECK(done > 0);
         if (los_retired_bytes(s) != 0) {
             CHECK_INT(ta.live_blocks, blocks);
@@ -367,9 +367,9 @@ TEST(los_retire_and_release_in_slices)
     }
     for (int i = 0; i < 10; i++) los_retire(s, few[i]);
     long before = ta.live_blocks;
-    los_release_some(s, LOS_RELEASE_SLICE);
+    los_release_some(s, LOS_RELEASE_SLICE, 0);
     CHECK_INT(before - ta.live_blocks, 4);
-    while (los_retired_bytes(s) != 0) los_release_some(s, LOS_RELEASE_SLICE);
+    while (los_retired_bytes(s) != 0) los_release_some(s, LOS_RELEASE_SLICE, 0);
     CHECK_INT(before - ta.live_blocks, 10);
     int intact = 1;
     for (size_t i = 0; i < small; i++) intact &= c[i] == 0x3C;
@@ -383,7 +383,7 @@ TEST(los_retire_and_release_in_slices)
     CHECK(los_object_containing(s, c) == c);
     CHECK_INT(los_retired_bytes(s), raw_b);
     CHECK_INT(ta.live_blocks, blocks - 1);
-    CHECK(los_release_some(s, 1) >= raw_b); /* a small block goes whole */
+    CHECK(los_release_some(s, 1, 0) >= raw_b); /* a small block goes whole */
     CHECK_INT(los_retired_bytes(s), 0);
     CHECK_INT(ta.live_blocks, blocks - 2);
 
@@ -391,7 +391,7 @@ TEST(los_retire_and_release_in_slices)
     unsigned char *d = los_alloc(s, 3 * LOS_RELEASE_SLICE, LOS_REFS);
     CHECK(d != NULL);
     los_retire(s, d);
-    CHECK(los_release_some(s, LOS_RELEASE_SLICE) > 0);
+    CHECK(los_release_some(s, LOS_RELEASE_SLICE, 0) > 0);
     CHECK(los_retired_bytes(s) != 0);
     destroy_space(s, &ta);
 }
@@ -399,9 +399,9 @@ TEST(los_retire_and_release_in_slices)
 /* A releaser on another thread (LosConfig.pages), played here by hand: it
  * takes a retired block's whole pages at once, and the block goes back to
  * the allocator only once it is done with them; one that refuses leaves
- * the slices to los_release_some; a release of everything (the world
- * stopped) cancels what it has not done and does it itself, as does the
- * space's end. */
+ * the slices to los_release_some; a release on this thread (idle time,
+ * the world stopped) cancels what it has not done and does it itself, and
+ * the space's end cancels it. */
 typedef struct FakeReleaser {
     int take, pending;
     int released, cancels;
@@ -430,21 +430,31 @@ static LosSpace *new_released_space(TestAlloc *ta, FakeReleaser *r)
     return los_create(&cfg);
 }
 
+/* A block of [size] bytes, every page written (as a used array's are),
+ * then retired. */
+static unsigned char *retire_populated(LosSpace *s, size_t size, int byte)
+{
+    unsigned char *p = los_alloc(s, size, LOS_NOREFS);
+    CHECK(p != NULL);
+    if (p != NULL) {
+        memset(p, byte, size);
+        los_retire(s, p);
+    }
+    return p;
+}
+
 TEST(los_release_by_another_thread)
 {
     TestAlloc ta = { 0 };
     FakeReleaser r = { .take = 1 };
     LosSpace *s = new_released_space(&ta, &r);
     size_t big = 5 * LOS_RELEASE_SLICE + 777;
-    unsigned char *a = los_alloc(s, big, LOS_NOREFS);
-    CHECK(a != NULL);
-    memset(a, 0x55, big);
+    unsigned char *a = retire_populated(s, big, 0x55);
     size_t raw_a = los_header(a)->raw_size;
-    long blocks = ta.live_blocks + 1; /* (and the list of retired objects) */
-    los_retire(s, a);
+    long blocks = ta.live_blocks;
 
     /* handed over whole: nothing given back here, the block stays */
-    CHECK_INT(los_release_some(s, LOS_RELEASE_SLICE), 0);
+    CHECK_INT(los_release_some(s, LOS_RELEASE_SLICE, 0), 0);
     CHECK_INT(r.released, 1);
     CHECK(r.lo > (uintptr_t)a - sizeof(LosObject) && r.hi <= (uintptr_t)a + big);
     CHECK(r.lo % 4096 == 0 && r.hi % 4096 == 0 && r.hi - r.lo >= 4 * LOS_RELEASE_SLICE);
@@ -453,53 +463,61 @@ TEST(los_release_by_another_thread)
 
     /* while the releaser has them, the block waits, and is not handed again */
     r.pending = 1;
-    CHECK_INT(los_release_some(s, LOS_RELEASE_SLICE), 0);
+    CHECK_INT(los_release_some(s, LOS_RELEASE_SLICE, 0), 0);
     CHECK_INT(r.released, 1);
     CHECK_INT(ta.live_blocks, blocks);
     CHECK_INT(los_header(a)->raw_size, raw_a);
 
     /* done: the pages count as given back, and the block goes */
     r.pending = 0;
-    CHECK(los_release_some(s, LOS_RELEASE_SLICE) >= r.hi - r.lo);
+    CHECK(los_release_some(s, LOS_RELEASE_SLICE, 0) >= r.hi - r.lo);
     CHECK_INT(los_retired_bytes(s), 0);
     CHECK_INT(ta.live_blocks, blocks - 1);
     CHECK_INT(r.cancels, 0);
 
     /* a releaser that refuses: slices, as without one */
     r.take = 0;
-    unsigned char *b = los_alloc(s, big, LOS_NOREFS);
-    CHECK(b != NULL);
-    memset(b, 0x66, big);
-    los_retire(s, b);
+    retire_populated(s, big, 0x66);
     int calls = 0;
     while (los_retired_bytes(s) != 0 && calls < 100) {
-        CHECK(los_release_some(s, LOS_RELEASE_SLICE) > 0);
+        CHECK(los_release_some(s, LOS_RELEASE_SLICE, 0) > 0);
         calls++;
     }
     CHECK(calls >= 5);
     CHECK_INT(r.released, 1);
 
-    /* everything now (the world stopped): what is pending is cancelled
-     * and done here */
+    /* on this thread (idle time, the world stopped): what is pending is
+     * cancelled and done here */
     r.take = 1;
-    unsigned char *c = los_alloc(s, big, LOS_NOREFS);
-    CHECK(c != NULL);
-    memset(c, 0x77, big);
-    los_retire(s, c);
-    CHECK_INT(los_release_some(s, LOS_RELEASE_SLICE), 0);
+    retire_populated(s, big, 0x77);
+    CHECK_INT(los_release_some(s, LOS_RELEASE_SLICE, 0), 0);
     CHECK_INT(r.released, 2);
     r.pending = 1;
-    CHECK(los_release_some(s, SIZE_MAX) > 0);
+    CHECK(los_release_some(s, SIZE_MAX, 1) > 0);
     CHECK_INT(r.cancels, 1);
     CHECK_INT(los_retired_bytes(s), 0);
 
-    /* and the space's end cancels what is still handed over */
-    unsigned char *d = los_alloc(s, big, LOS_NOREFS);
-    CHECK(d != NULL);
-    los_retire(s, d);
-    CHECK_INT(los_release_some(s, LOS_RELEASE_SLICE), 0);
+    /* idle time: a slice at a time, and nothing handed over */
+    retire_populated(s, big, 0x22);
+    CHECK_INT(los_release_some(s, LOS_RELEASE_SLICE, 0), 0);
     CHECK_INT(r.released, 3);
     r.pending = 1;
-    destroy_space(s, &ta);
+    CHECK(los_release_some(s, LOS_RELEASE_SLICE, 1) > 0);
     CHECK_INT(r.cancels, 2);
+    CHECK(los_retired_bytes(s) != 0);
+    calls = 0;
+    while (los_retired_bytes(s) != 0 && calls < 100) {
+        CHECK(los_release_some(s, LOS_RELEASE_SLICE, 1) > 0);
+        calls++;
+    }
+    CHECK(calls >= 4);
+    CHECK_INT(r.released, 3);
+
+    /* and the space's end cancels what is still handed over */
+    retire_populated(s, big, 0x11);
+    CHECK_INT(los_release_some(s, LOS_RELEASE_SLICE, 0), 0);
+    CHECK_INT(r.released, 4);
+    r.pending = 1;
+    destroy_space(s, &ta);
+    CHECK_INT(r.cancels, 3);
 }
