@@ -97,10 +97,10 @@
  * time. Done on the game's thread, a slice of 1 MiB usually took
  * 0.04-0.1 ms here, but one in fifty took 1.7-7 ms of the thread's
  * processor time (bench/gc/giants.lua stack: 6-8 sweep-step pauses over
- * 1 ms a run): taking pages away from a process whose other thread runs
- * on another processor waits for that processor to flush its TLB, and a
- * virtual processor the host has descheduled answers late. Done here, it
- * is the worker that waits. The block goes back to the allocator only
+ * 1 ms a run) — likely the TLB flush that taking pages from a process
+ * with a thread on another processor waits for, answered late by a
+ * virtual processor the host has descheduled. Done here, it is the worker
+ * that waits. The block goes back to the allocator only
  * once none of it is queued or in progress (gc_worker_pages_pending).
  *
  * Memory. The worker's vectors come from malloc, not from the state's
