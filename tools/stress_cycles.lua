@@ -7,14 +7,16 @@
 --
 --   lua5.4 tools/stress_cycles.lua [--tide PATH] [--cycles N] [--rounds N]
 --
--- The program runs all its rounds: 1500 by default, which made 1,361
--- cycles in 40 s with the Debug build on a 2-core machine (a7adcc8). At
--- 3891100, 400 rounds made 19,916 cycles in about 5 minutes; since then a
--- cycle spans about twenty nursery collections of this program where it
--- spanned less than one (not explained yet), so it takes more rounds.
+-- The program runs all its rounds: 5000 by default. 1500 made 1,361
+-- cycles in 40 s with the Debug build on a 2-core machine at a7adcc8, and
+-- 371-379 at a3590d4 and 8ba93a8 (4500 rounds: 1,124 cycles in 89 s, on
+-- the slower AMD machine). At 3891100, 400 rounds made 19,916 cycles in
+-- about 5 minutes; since then a cycle spans about twenty nursery
+-- collections of this program where it spanned less than one (not
+-- explained yet), so it takes more rounds.
 local ROOT = ((arg[0] or ""):match("^tools/") and ".") or (arg[0] or ""):match("^(.*)/tools/[^/]*$") or "."
 local lib = dofile(ROOT .. "/tools/benchlib.lua")
-local opts = { tide = ROOT .. "/bin/Debug/tide", cycles = 1000, rounds = 1500 }
+local opts = { tide = ROOT .. "/bin/Debug/tide", cycles = 1000, rounds = 5000 }
 lib.parse_options(arg, opts, "lua5.4 tools/stress_cycles.lua [--tide PATH] [--cycles N] [--rounds N]")
 local cmd = string.format("TIDE_GC_DEBUG=tiny-nursery,cycles,verify-marks,poison,trace %s %s %d 2>&1; echo \"exit $?\"",
                           lib.shquote(opts.tide), lib.shquote(ROOT .. "/tests/stress/mutate_during_mark.lua"), opts.rounds)
