@@ -579,10 +579,15 @@ static void prefault_chunk(GCWorker *w, int traversing)
     pthread_cond_broadcast(&w->parked_cv); /* a hold or a cancel may be waiting for this chunk */
 }
 
+/* From the middle of a traversal, pages to fault in only: a chunk given
+ * back may take milliseconds on a virtual machine, and a pause that stops
+ * the worker waits for a traversal in progress (while parked, between
+ * objects, the worker gives pages back without holding up a pause). */
 static void fault_queued_pages(GCWorker *w)
 {
     pthread_mutex_lock(&w->lock);
-    while (w->pages_n > 0 && !w->prefault_held && !atomic_load_explicit(&w->stop, memory_order_relaxed))
+    while (w->pages_n > 0 && !w->pages[w->pages_head].release && !w->prefault_held &&
+           !atomic_load_explicit(&w->stop, memory_order_relaxed))
         prefault_chunk(w, 1);
     pthread_mutex_unlock(&w->lock);
 }
