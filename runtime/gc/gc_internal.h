@@ -926,8 +926,8 @@ TIDE_INTERNAL void gc_worker_finish_deferred(lua_State *L);
 TIDE_INTERNAL int gc_worker_prefault(void *ud, void *addr, size_t len);
 /* Around a call to the state's allocator for the old spaces: no page is
  * faulted in by the worker meanwhile (the allocator may change the mapping
- * it would fault in, and would wait for it); hold waits for the chunk in
- * progress. Hold returns 1 when release must be called (the worker had
+ * it would fault in, and would wait for it); hold waits for a chunk being
+ * faulted in (not for one being given back). Hold returns 1 when release must be called (the worker had
  * pages to fault in). */
 TIDE_INTERNAL int gc_worker_prefault_hold(GCState *gc);
 TIDE_INTERNAL void gc_worker_prefault_release(GCState *gc);

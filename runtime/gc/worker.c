@@ -223,6 +223,7 @@ struct GCWorker {
                                  and cleared by the worker, the lock released
                                  between: hold spins on it before it sleeps) */
     uintptr_t chunk_lo, chunk_hi; /* that chunk (under lock) */
+    int chunk_release;        /* ... and it is pages given back */
     size_t released_chunks;   /* chunks given back so far (the tests') */
     /* the worker's traversal: its own while it is not parked */
     WMarker own;
@@ -567,6 +568,7 @@ static void prefault_chunk(GCWorker *w, int traversing)
     atomic_store_explicit(&w->faulting, 1, memory_order_relaxed);
     w->chunk_lo = lo;
     w->chunk_hi = hi;
+    w->chunk_release = release;
     pthread_mutex_unlock(&w->lock);
     if (release)
         madvise((void *)lo, hi - lo, MADV_DONTNEED); /* (failing, the pages stay: the block's free takes them) */
@@ -575,6 +577,7 @@ static void prefault_chunk(GCWorker *w, int traversing)
     atomic_store_explicit(&w->faulting, 0, memory_order_release); /* (a spinning hold goes on at once) */
     pthread_mutex_lock(&w->lock);
     w->chunk_lo = w->chunk_hi = 0;
+    w->chunk_release = 0;
     w->released_chunks += (size_t)release;
     pthread_cond_broadcast(&w->parked_cv); /* a hold or a cancel may be waiting for this chunk */
 }
@@ -1065,14 +1068,22 @@ int gc_worker_prefault_hold(GCState *gc)
     if (busy) {
         w->prefault_held++;
         atomic_store_explicit(&w->pages_waiting, 0, memory_order_relaxed);
-        /* A chunk takes microseconds: spin for it first, since a sleep and
-         * a wake cost more than that on a virtual machine. (The worker
-         * starts no other chunk while held.) */
-        pthread_mutex_unlock(&w->lock);
-        for (unsigned spins = 0; spins < HOLD_SPINS && atomic_load_explicit(&w->faulting, memory_order_acquire); spins++)
-            sched_yield();
-        pthread_mutex_lock(&w->lock);
-        while (atomic_load(&w->faulting)) pthread_cond_wait(&w->parked_cv, &w->lock);
+        /* A chunk of pages being given back is not waited for: it takes up
+         * to milliseconds, and holds up only a call that remaps (brk,
+         * mmap, munmap), which then waits in the kernel as long; most
+         * calls remap nothing (the promotion reserve's arenas waited
+         * 0.8-1.1 ms for one). A chunk faulted in takes microseconds:
+         * spin for it first, since a sleep and a wake cost more than that
+         * on a virtual machine. (The worker starts no other chunk while
+         * held.) */
+        if (!w->chunk_release) {
+            pthread_mutex_unlock(&w->lock);
+            for (unsigned spins = 0; spins < HOLD_SPINS && atomic_load_explicit(&w->faulting, memory_order_acquire);
+                 spins++)
+                sched_yield();
+            pthread_mutex_lock(&w->lock);
+            while (atomic_load(&w->faulting) && !w->chunk_release) pthread_cond_wait(&w->parked_cv, &w->lock);
+        }
     }
     pthread_mutex_unlock(&w->lock);
     return busy;
