@@ -927,8 +927,8 @@ TIDE_INTERNAL int gc_worker_prefault(void *ud, void *addr, size_t len);
 /* Around a call to the state's allocator for the old spaces: no page is
  * faulted in by the worker meanwhile (the allocator may change the mapping
  * it would fault in, and would wait for it); hold waits for a chunk being
- * faulted in (not for one being given back). Hold returns 1 when release must be called (the worker had
- * pages to fault in). */
+ * faulted in (not for one being given back). Hold returns 1 when release
+ * must be called (the worker had pages to fault in). */
 TIDE_INTERNAL int gc_worker_prefault_hold(GCState *gc);
 TIDE_INTERNAL void gc_worker_prefault_release(GCState *gc);
 /* Ranges queued or being faulted in (cancelled ones included until the

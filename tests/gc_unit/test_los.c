@@ -443,6 +443,19 @@ static unsigned char *retire_populated(LosSpace *s, size_t size, int byte)
     return p;
 }
 
+/* Calls of los_release_some, a slice each, until nothing is retired
+ * (each must give something back); how many it took. */
+static int release_in_slices(LosSpace *s, int here)
+{
+    int calls = 0;
+    while (los_retired_bytes(s) != 0 && calls < 100) {
+        CHECK(los_release_some(s, LOS_RELEASE_SLICE, here) > 0);
+        calls++;
+    }
+    CHECK_INT(los_retired_bytes(s), 0);
+    return calls;
+}
+
 TEST(los_release_by_another_thread)
 {
     TestAlloc ta = { 0 };
@@ -478,12 +491,7 @@ TEST(los_release_by_another_thread)
     /* a releaser that refuses: slices, as without one */
     r.take = 0;
     retire_populated(s, big, 0x66);
-    int calls = 0;
-    while (los_retired_bytes(s) != 0 && calls < 100) {
-        CHECK(los_release_some(s, LOS_RELEASE_SLICE, 0) > 0);
-        calls++;
-    }
-    CHECK(calls >= 5);
+    CHECK(release_in_slices(s, 0) >= 5);
     CHECK_INT(r.released, 1);
 
     /* on this thread (idle time, the world stopped): what is pending is
@@ -505,12 +513,7 @@ TEST(los_release_by_another_thread)
     CHECK(los_release_some(s, LOS_RELEASE_SLICE, 1) > 0);
     CHECK_INT(r.cancels, 2);
     CHECK(los_retired_bytes(s) != 0);
-    calls = 0;
-    while (los_retired_bytes(s) != 0 && calls < 100) {
-        CHECK(los_release_some(s, LOS_RELEASE_SLICE, 1) > 0);
-        calls++;
-    }
-    CHECK(calls >= 4);
+    CHECK(release_in_slices(s, 1) >= 4);
     CHECK_INT(r.released, 3);
 
     /* and the space's end cancels what is still handed over */
